@@ -1,0 +1,90 @@
+// Every environment variable the service reads, parsed once. A bad value stops start-up with one line
+// naming the variable and what is wrong (see loadConfig's caller in main.ts and cli.ts).
+import path from 'node:path';
+import { z } from 'zod';
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
+
+const postgresUrl = z.string().refine((v) => {
+  try {
+    return ['postgres:', 'postgresql:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be a postgres:// or postgresql:// URL');
+
+const redisUrl = z.string().refine((v) => {
+  try {
+    return ['redis:', 'rediss:'].includes(new URL(v).protocol);
+  } catch {
+    return false;
+  }
+}, 'must be a redis:// or rediss:// URL');
+
+const httpUrl = z.string().refine((v) => {
+  try {
+    const u = new URL(v);
+    return (u.protocol === 'http:' || u.protocol === 'https:') && u.search === '' && u.hash === '';
+  } catch {
+    return false;
+  }
+}, 'must be an http(s) URL without query or fragment');
+
+const schema = z.object({
+  PORT: z.coerce.number().int('must be an integer').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(3000),
+  HOST: z.string().min(1).default('0.0.0.0'),
+  BASE_URL: httpUrl.optional(),
+  DATABASE_URL: postgresUrl.optional(),
+  DATA_DIR: z.string().min(1, 'must not be empty').default('./.data'),
+  REDIS_URL: redisUrl.optional(),
+  LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
+  IMAGE_BASE_URL: httpUrl.default('https://image.tmdb.org/t/p'),
+  DEMO_CATALOG: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
+  MOVIE_DB_API_KEY: z.string().min(1).optional(),
+  MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
+});
+
+export type Config = {
+  port: number;
+  host: string;
+  /** Public origin of the service, no trailing slash. */
+  baseUrl: string;
+  /** Unset means embedded mode (PGlite in dataDir). */
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** Unset means in-memory rate limits and event bus. */
+  redisUrl: string | undefined;
+  logLevel: (typeof LOG_LEVELS)[number];
+  imageBaseUrl: string;
+  demoCatalog: 'auto' | 'off';
+  movieDbApiKey: string | undefined;
+  movieDbApiUrl: string;
+};
+
+export class ConfigError extends Error {}
+
+/** Parses the environment; throws ConfigError whose message is the one line to print. */
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  // Empty strings count as unset, as a shell `VAR=` usually means.
+  const raw = Object.fromEntries(Object.entries(env).filter(([, v]) => v !== undefined && v !== ''));
+  const parsed = schema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0]!;
+    const name = String(issue.path[0]);
+    throw new ConfigError(`invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(raw[name])})`);
+  }
+  const c = parsed.data;
+  return {
+    port: c.PORT,
+    host: c.HOST,
+    baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
+    databaseUrl: c.DATABASE_URL,
+    dataDir: path.resolve(c.DATA_DIR),
+    redisUrl: c.REDIS_URL,
+    logLevel: c.LOG_LEVEL,
+    imageBaseUrl: c.IMAGE_BASE_URL.replace(/\/+$/, ''),
+    demoCatalog: c.DEMO_CATALOG,
+    movieDbApiKey: c.MOVIE_DB_API_KEY,
+    movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
+  };
+}

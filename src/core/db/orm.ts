@@ -1,0 +1,64 @@
+// Opens the database for the service or the CLI: PostgreSQL from DATABASE_URL, or the embedded PGlite
+// in DATA_DIR reached through its socket (see embedded.ts). Both go through MikroORM's PostgreSQL driver.
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { Migrator } from '@mikro-orm/migrations';
+import { migrationsList } from '../../../migrations/index.ts';
+import { catalogEntities } from '../catalog/entities.ts';
+import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
+
+export type { EntityManager };
+
+export type Database = {
+  orm: MikroORM;
+  mode: 'embedded' | 'services';
+  embedded: EmbeddedDatabase | undefined;
+  close(): Promise<void>;
+};
+
+export const entities = [...catalogEntities];
+
+export type OpenDatabaseOptions = {
+  databaseUrl: string | undefined;
+  dataDir: string;
+  /** The server owns the embedded database; the CLI may borrow a running server's socket. */
+  requireOwnership?: boolean;
+  poolMax?: number;
+};
+
+export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  const embedded = opts.databaseUrl ? undefined : await openEmbedded(opts.dataDir, { requireOwnership: opts.requireOwnership ?? false });
+  const connection: Partial<Options> = embedded
+    ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
+    : { clientUrl: opts.databaseUrl };
+  try {
+    const orm = await MikroORM.init({
+      ...connection,
+      entities,
+      extensions: [Migrator],
+      migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations' },
+      pool: { min: 0, max: opts.poolMax ?? 10 },
+      // The catalog and user data are read with explicit queries; no lazy loading surprises.
+      forceUtcTimezone: true,
+      allowGlobalContext: false,
+      debug: false,
+    });
+    return {
+      orm,
+      mode: embedded ? 'embedded' : 'services',
+      embedded,
+      close: async () => {
+        await orm.close(true);
+        await embedded?.close();
+      },
+    };
+  } catch (err) {
+    await embedded?.close();
+    throw err;
+  }
+}
+
+/** Applies every committed migration not yet applied; returns the names applied. */
+export async function migrate(orm: MikroORM): Promise<string[]> {
+  const done = await orm.migrator.up();
+  return done.map((m) => m.name);
+}

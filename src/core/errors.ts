@@ -1,0 +1,46 @@
+// The one error type the service throws on purpose, and the spec's table of machine codes -> HTTP status.
+
+export const ERROR_STATUS = {
+  invalid_request: 400,
+  authorization_pending: 400,
+  expired: 400,
+  invalid_grant: 400,
+  invalid_scope: 400,
+  unsupported_grant_type: 400,
+  unsupported_response_type: 400,
+  invalid_client: 401,
+  invalid_token: 401,
+  unauthorized_client: 400,
+  insufficient_scope: 403,
+  first_party_only: 403,
+  not_found: 404,
+  request_timeout: 408,
+  conflict: 409,
+  idempotency_conflict: 409,
+  idempotency_indeterminate: 409,
+  request_in_progress: 409,
+  playback_state_conflict: 409,
+  payload_too_large: 413,
+  media_not_found: 422,
+  rate_limited: 429,
+  server_error: 500,
+} as const;
+
+export type ErrorCode = keyof typeof ERROR_STATUS;
+
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly status: number;
+  readonly extra: Record<string, unknown> | undefined;
+
+  constructor(code: ErrorCode, message: string, extra?: Record<string, unknown>, status?: number) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.status = status ?? ERROR_STATUS[code];
+    this.extra = extra;
+  }
+}
+
+export const notFound = (what: string) => new ApiError('not_found', `${what} not found`);
+export const invalidRequest = (message: string) => new ApiError('invalid_request', message);

@@ -1,0 +1,22 @@
+// Before a run in services mode: drop test databases left behind by an earlier, interrupted run.
+import pg from 'pg';
+
+export default async function setup() {
+  const base = process.env.DATABASE_URL;
+  if (!base) return;
+  const c = new pg.Client({ connectionString: base });
+  await c.connect();
+  const { rows } = await c.query<{ datname: string }>(`select datname from pg_database where datname like 'mts_test_%'`);
+  for (const r of rows) {
+    const pid = Number(r.datname.split('_')[2]);
+    let alive = false;
+    try {
+      process.kill(pid, 0);
+      alive = true;
+    } catch {
+      alive = false;
+    }
+    if (!alive) await c.query(`drop database if exists "${r.datname}" with (force)`);
+  }
+  await c.end();
+}

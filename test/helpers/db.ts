@@ -1,0 +1,36 @@
+// Each test file gets its own database: a new PostgreSQL database on the server in services mode
+// (DATABASE_URL set), a new PGlite directory in embedded mode. Runs never see each other's rows.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+
+export type TestDatabase = { databaseUrl: string | undefined; dataDir: string; cleanup(): Promise<void> };
+
+export const servicesMode = Boolean(process.env.DATABASE_URL);
+
+export async function freshDatabase(): Promise<TestDatabase> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-'));
+  const base = process.env.DATABASE_URL;
+  if (!base) {
+    return { databaseUrl: undefined, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
+  }
+  const name = `mts_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const admin = new pg.Client({ connectionString: base });
+  await admin.connect();
+  await admin.query(`create database "${name}"`);
+  await admin.end();
+  const url = new URL(base);
+  url.pathname = `/${name}`;
+  return {
+    databaseUrl: url.toString(),
+    dataDir,
+    cleanup: async () => {
+      const c = new pg.Client({ connectionString: base });
+      await c.connect();
+      await c.query(`drop database if exists "${name}" with (force)`);
+      await c.end();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
