@@ -1,9 +1,10 @@
 // Opens the database for the service or the CLI: PostgreSQL from DATABASE_URL, or the embedded PGlite
 // in DATA_DIR reached through its socket (see embedded.ts). Both go through MikroORM's PostgreSQL driver.
-import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type EntitySchema, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../../migrations/index.ts';
 import { catalogEntities } from '../catalog/entities.ts';
+import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 
 export type { EntityManager };
@@ -15,7 +16,7 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export const entities = [...catalogEntities];
+export const entities: EntitySchema[] = [...catalogEntities];
 
 export type OpenDatabaseOptions = {
   databaseUrl: string | undefined;
@@ -23,6 +24,7 @@ export type OpenDatabaseOptions = {
   /** The server owns the embedded database; the CLI may borrow a running server's socket. */
   requireOwnership?: boolean;
   poolMax?: number;
+  log?: Logger;
 };
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
@@ -41,6 +43,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       forceUtcTimezone: true,
       allowGlobalContext: false,
       debug: false,
+      // MikroORM's own messages (e.g. each migration applied) go to our log, at debug level.
+      logger: (message: string) => opts.log?.debug({ orm: message }),
     });
     return {
       orm,

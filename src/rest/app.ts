@@ -1,0 +1,86 @@
+// The HTTP application: the request pipeline of DESIGN §2 in order, then the routes, then 404 and the
+// error envelope. Bearer authentication and rate limiting plug in at the marked points.
+import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
+import { createExpressMiddleware } from '@trpc/server/adapters/express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Config } from '../config.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { appRouter, platformRouter, publicRouter } from '../rpc/app-router.ts';
+import { toApiError } from '../rpc/errors.ts';
+import { accessLog } from './access-log.ts';
+import { readBody } from './body.ts';
+import { cors } from './cors.ts';
+import { docsPage } from './docs-page.ts';
+import { PLATFORM_BASE, PUBLIC_BASE, sendError } from './envelope.ts';
+import { createContext, facade } from './facade.ts';
+import { health } from './health.ts';
+import { platformDocument, publicDocument } from './openapi.ts';
+import { requestId } from './request-id.ts';
+import './types.ts';
+
+export type AppDeps = {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+  /** Resolves the bearer token of a platform request into req.actor (OAuth). */
+  authenticate?: RequestHandler;
+  /** Checks and spends every rate-limit bucket that applies, and sets the headers. */
+  rateLimit?: RequestHandler;
+};
+
+const pass: RequestHandler = (_req, _res, next) => next();
+
+export function createApp(deps: AppDeps): Express {
+  const { config, log } = deps;
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  // 1. request id, 2. access log, 3. CORS, 4. body (limits, deadline, parse)
+  app.use(requestId, accessLog(log), cors, readBody);
+  // 5. authentication and 6. rate limits (OAuth and rate-limit modules)
+  app.use(deps.authenticate ?? pass, deps.rateLimit ?? pass);
+
+  app.use(health(deps.orm));
+  app.use(docsPage());
+
+  const publicDoc = publicDocument(publicRouter, config.baseUrl);
+  const platformDoc = platformDocument(platformRouter, config.baseUrl);
+  app.get(`${PUBLIC_BASE}/openapi.json`, (_req, res) => void res.json(publicDoc));
+  app.get(`${PLATFORM_BASE}/openapi.json`, (_req, res) => void res.json(platformDoc));
+
+  app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, deps));
+  app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, deps));
+
+  // First-party clients: the same procedures over tRPC's own protocol.
+  app.use(
+    '/trpc',
+    createExpressMiddleware({
+      router: appRouter,
+      createContext: ({ req }) => createContext(deps, req),
+      onError: ({ error, req }) => {
+        const apiError = toApiError(error);
+        if (apiError.status >= 500) log.error({ request_id: req.id, err: error.cause ?? error }, 'procedure failed');
+      },
+    }),
+  );
+
+  app.use((req: Request, res: Response) => {
+    sendError(req, res, new ApiError('not_found', `No route for ${req.method} ${req.path}`));
+  });
+
+  app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
+    // Errors Express raises itself (e.g. a malformed percent-encoding in the path) carry a 4xx status.
+    const status = (err as { status?: unknown }).status;
+    const apiError =
+      typeof status === 'number' && status >= 400 && status < 500 && !(err instanceof ApiError)
+        ? new ApiError(status === 404 ? 'not_found' : 'invalid_request', (err as Error).message)
+        : toApiError(err);
+    if (apiError.status >= 500) log.error({ request_id: req.id, err }, 'request failed');
+    sendError(req, res, apiError);
+  });
+
+  return app;
+}

@@ -1,0 +1,48 @@
+// The API reference page at /docs: Swagger UI served from the installed package (nothing is fetched
+// from elsewhere at run time), showing both OpenAPI documents.
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import express, { type Router } from 'express';
+import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
+
+const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
+
+const page = `<!doctype html>
+<html lang="en">
+<head>
+  <meta charset="utf-8">
+  <title>Media Tracking API reference</title>
+  <link rel="stylesheet" href="/docs/assets/swagger-ui.css">
+</head>
+<body>
+  <div id="ui"></div>
+  <script src="/docs/assets/swagger-ui-bundle.js"></script>
+  <script src="/docs/assets/swagger-ui-standalone-preset.js"></script>
+  <script src="/docs/init.js"></script>
+</body>
+</html>`;
+
+// Kept out of the page so a strict Content-Security-Policy (no inline scripts) holds.
+const init = `window.ui = SwaggerUIBundle({
+  urls: [
+    { url: '${PLATFORM_BASE}/openapi.json', name: 'Platform API' },
+    { url: '${PUBLIC_BASE}/openapi.json', name: 'Public API' }
+  ],
+  dom_id: '#ui',
+  presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
+  layout: 'StandaloneLayout'
+});`;
+
+export function docsPage(): Router {
+  const r = express.Router();
+  const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
+  r.get('/docs', (_req, res) => {
+    res.setHeader('Content-Security-Policy', csp);
+    res.type('html').send(page);
+  });
+  r.get('/docs/init.js', (_req, res) => {
+    res.type('application/javascript').send(init);
+  });
+  r.use('/docs/assets', express.static(uiDir, { index: false, maxAge: '1d' }));
+  return r;
+}

@@ -1,0 +1,27 @@
+// Writes errors in the spec's shapes: `{error, message, request_id, required_scope?}` on the platform
+// API (and everything that is not the public API), `{message}` on the public API.
+import type { Request, Response } from 'express';
+import type { ApiError } from '../core/errors.ts';
+
+export const PUBLIC_BASE = '/api/public/v1';
+export const PLATFORM_BASE = '/api/platform/v1';
+
+export function isPublicPath(path: string): boolean {
+  return path === PUBLIC_BASE || path.startsWith(`${PUBLIC_BASE}/`);
+}
+
+export function errorBody(req: Request, err: ApiError): Record<string, unknown> {
+  if (isPublicPath(req.originalUrl.split('?')[0] ?? '')) return { message: err.message };
+  return { error: err.code, message: err.message, request_id: req.id ?? null, ...err.extra };
+}
+
+export function sendError(req: Request, res: Response, err: ApiError): void {
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  if (err.status === 429 && err.extra?.retry_after !== undefined) {
+    res.setHeader('Retry-After', String(err.extra.retry_after));
+  }
+  res.status(err.status).type('application/json').send(JSON.stringify(errorBody(req, err)));
+}

@@ -1,0 +1,80 @@
+// The REST facade: trpc-to-openapi serves a router's procedures at their OpenAPI paths under one base.
+// The facade writes tRPC's own error shape; errors are captured in onError and the body is rewritten
+// here, in one place, into the spec's envelope. Unmatched paths fall through to the app's 404.
+import type { NextFunction, Request, Response } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
+import type { Config } from '../config.ts';
+import type { ApiError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { toApiError } from '../rpc/errors.ts';
+import type { Context, Meta } from '../rpc/trpc.ts';
+import { errorBody } from './envelope.ts';
+
+export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger };
+
+export function createContext(deps: FacadeDeps, req: Request): Context {
+  return {
+    requestId: req.id,
+    em: deps.orm.em.fork(),
+    config: deps.config,
+    log: deps.log.child({ request_id: req.id }),
+    actor: req.actor ?? null,
+    response: { headers: {} },
+  };
+}
+
+type Captured = { ctx?: Context; error?: ApiError };
+
+/** `catalog.search` -> `GET /api/public/v1/catalog/search`, for logs and metrics. */
+function routeLabels(router: OpenApiRouter, base: string): Map<string, string> {
+  const labels = new Map<string, string>();
+  for (const [name, proc] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
+    const o = proc._def.meta?.openapi;
+    if (o) labels.set(name, `${o.method} ${base}${o.path}`);
+  }
+  return labels;
+}
+
+export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
+  const captured = new WeakMap<Request, Captured>();
+  const labels = routeLabels(router, base);
+  const handler = createOpenApiNodeHttpHandler<OpenApiRouter, Request, Response>({
+    router,
+    createContext: ({ req }) => {
+      const ctx = createContext(deps, req);
+      captured.set(req, { ...captured.get(req), ctx });
+      return ctx;
+    },
+    responseMeta: ({ ctx, errors, paths }) => {
+      const c = ctx as Context | undefined;
+      if (c && paths?.[0]) c.response.route = labels.get(paths[0]);
+      if (errors.length) return { headers: c?.response.headers ?? {} };
+      return { status: c?.response.status ?? 200, headers: c?.response.headers ?? {} };
+    },
+    onError: ({ error, req, path }) => {
+      const apiError = toApiError(error);
+      if (apiError.status >= 500) deps.log.error({ request_id: req.id, err: error.cause ?? error, procedure: path }, 'procedure failed');
+      captured.set(req, { ...captured.get(req), error: apiError });
+    },
+  });
+
+  return (req: Request, res: Response, next: NextFunction): void => {
+    const end = res.end.bind(res) as (...args: unknown[]) => Response;
+    // Swap the facade's error body for the envelope, keeping whatever headers the pipeline set.
+    res.end = ((...args: unknown[]) => {
+      const c = captured.get(req);
+      if (c?.ctx?.response.route) req.route_label = c.ctx.response.route;
+      if (c?.error) {
+        res.statusCode = c.error.status;
+        if (c.error.status === 429 && c.error.extra?.retry_after !== undefined) res.setHeader('Retry-After', String(c.error.extra.retry_after));
+        return end(JSON.stringify(errorBody(req, c.error)));
+      }
+      return end(...args);
+    }) as Response['end'];
+    void handler(req, res, () => {
+      res.end = end as Response['end'];
+      next();
+    });
+  };
+}

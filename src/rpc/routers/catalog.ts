@@ -1,0 +1,24 @@
+// Public catalog: search, discover, trending (spec: Public API).
+import { catalogItems, discoverInput, searchInput, trendingInput } from '../../core/catalog/schemas.ts';
+import { discoverCatalog, searchCatalog, trendingCatalog } from '../../core/catalog/service.ts';
+import { publicProcedure, router, type Context } from '../trpc.ts';
+
+const deps = (ctx: Context) => ({ em: ctx.em, imageBaseUrl: ctx.config.imageBaseUrl });
+
+export const catalogRouter = router({
+  search: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/catalog/search', tags: ['catalog'], summary: 'Search titles by name, typo-tolerant, ranked by relevance', protect: false } })
+    .input(searchInput)
+    .output(catalogItems)
+    .query(({ ctx, input }) => searchCatalog(deps(ctx), input)),
+  discover: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/catalog/discover', tags: ['catalog'], summary: 'Browse titles by type, category, genre, years, language and rating', protect: false } })
+    .input(discoverInput)
+    .output(catalogItems)
+    .query(({ ctx, input }) => discoverCatalog(deps(ctx), input)),
+  trending: publicProcedure
+    .meta({ openapi: { method: 'GET', path: '/catalog/trending', tags: ['catalog'], summary: 'Titles trending now', protect: false } })
+    .input(trendingInput)
+    .output(catalogItems)
+    .query(({ ctx, input }) => trendingCatalog(deps(ctx), input)),
+});

@@ -1,0 +1,50 @@
+// tRPC foundation: the request context, procedure metadata (OpenAPI route, scope, rate-limit class) and
+// the base procedures every router builds on.
+import { initTRPC } from '@trpc/server';
+import type { OpenApiMeta } from 'trpc-to-openapi';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Config } from '../config.ts';
+import type { Actor } from '../core/actor.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { toApiError, toTrpcError } from './errors.ts';
+
+export type Context = {
+  requestId: string;
+  em: EntityManager;
+  config: Config;
+  log: Logger;
+  actor: Actor | null;
+  /** A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta. */
+  response: { status?: number; headers: Record<string, string>; route?: string | undefined };
+};
+
+export type Meta = OpenApiMeta<{
+  /** Scope a platform procedure requires (spec scope table; DESIGN §3). */
+  scope?: string;
+}>;
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      const apiError = toApiError(error);
+      return { ...shape, message: apiError.message, data: { ...shape.data, error: apiError.code, httpStatus: apiError.status } };
+    },
+  });
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+
+/** Every procedure: ApiErrors thrown by core become TRPCErrors with the matching HTTP status. */
+const base = t.procedure.use(async ({ next }) => {
+  const result = await next();
+  if (!result.ok && result.error.cause instanceof ApiError) {
+    throw toTrpcError(result.error.cause);
+  }
+  return result;
+});
+
+/** Unauthenticated procedures of the public API. */
+export const publicProcedure = base;

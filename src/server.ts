@@ -1,0 +1,58 @@
+// Starts the service in this process: database (embedded or PostgreSQL) -> migrations -> demo catalog on
+// a first embedded start -> HTTP server. main.ts adds signals; tests call this directly.
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Config } from './config.ts';
+import { catalogSize } from './core/catalog/service.ts';
+import { openDatabase, migrate, type Database } from './core/db/orm.ts';
+import type { Logger } from './core/log.ts';
+import { createApp } from './rest/app.ts';
+
+export type RunningServer = {
+  url: string;
+  db: Database;
+  server: http.Server;
+  close(): Promise<void>;
+};
+
+export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, log });
+  try {
+    const applied = await migrate(db.orm);
+    if (applied.length) log.info({ applied }, 'migrations applied');
+    if (db.mode === 'embedded' && config.demoCatalog === 'auto' && (await catalogSize(db.orm.em.fork())) === 0) {
+      log.info('empty embedded catalog: importing the demo catalog');
+      // Loaded only here: the importer and its data sources are not needed on later starts.
+      const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
+      await importDemoCatalog(db.orm.em.fork(), log);
+    }
+    const app = createApp({ orm: db.orm, config, log });
+    const server = http.createServer(app);
+    // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
+    server.requestTimeout = 30_000;
+    server.headersTimeout = 15_000;
+    server.keepAliveTimeout = 5_000;
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(config.port, config.host, () => resolve());
+    });
+    const { port } = server.address() as AddressInfo;
+    const url = `http://127.0.0.1:${port}`;
+    log.info({ url, mode: db.mode }, 'listening');
+    return {
+      url,
+      db,
+      server,
+      close: async () => {
+        await new Promise<void>((resolve) => {
+          server.close(() => resolve());
+          server.closeIdleConnections();
+        });
+        await db.close();
+      },
+    };
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+}
