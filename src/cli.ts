@@ -1,0 +1,62 @@
+// The operator's admin CLI: `npm run --silent admin -- <command> [options]`. The only thing written to
+// stdout is one JSON object (the result); progress and errors go to stderr. Works in both database
+// modes, and in embedded mode while the server runs (through the embedded database's socket).
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase, migrate } from './core/db/orm.ts';
+import { createLogger } from './core/log.ts';
+import { catalogImportCommand } from './cli/catalog-import.ts';
+import { UsageError, type Command } from './cli/command.ts';
+
+const commands: Record<string, Command> = {
+  migrate: {
+    usage: 'migrate',
+    run: async (db) => ({ applied: await migrate(db.orm) }),
+  },
+  'catalog:import': catalogImportCommand,
+};
+
+function usage(): string {
+  return `usage: npm run --silent admin -- <command>\n${Object.values(commands)
+    .map((c) => `  ${c.usage}`)
+    .join('\n')}`;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const [name, ...rest] = argv;
+  const command = name ? commands[name] : undefined;
+  if (!command) {
+    process.stderr.write(`${name ? `unknown command: ${name}\n` : ''}${usage()}\n`);
+    return 2;
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      return 1;
+    }
+    throw err;
+  }
+  // Logs go to stderr (fd 2) so stdout carries only the result.
+  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, poolMax: 4 });
+  try {
+    // Every command but `migrate` itself works on an up-to-date schema.
+    if (name !== 'migrate') await migrate(db.orm);
+    const result = await command.run(db, { config, log, argv: rest });
+    process.stdout.write(`${JSON.stringify(result)}\n`);
+    return 0;
+  } catch (err) {
+    if (err instanceof UsageError) {
+      process.stderr.write(`${err.message}\nusage: npm run --silent admin -- ${command.usage}\n`);
+      return 2;
+    }
+    process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
+    return 1;
+  } finally {
+    await db.close();
+  }
+}
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,68 @@
+// `catalog:import [--source NAME]... [--synthetic-count N] [--ids movie:603,show:1396 | --popular-pages N]`
+// Imports the catalog with a progress bar on stderr; re-running updates titles, never duplicates them.
+import cliProgress from 'cli-progress';
+import { importCatalog, isSourceName, SOURCE_NAMES, sourcesFor, type SourceOptions } from '../core/catalog/import/index.ts';
+import type { MovieDbRef } from '../core/catalog/import/movie-db-api.ts';
+import { parseOptions, UsageError, type Command } from './command.ts';
+
+const DEFAULT_SOURCES = ['movies', 'anime', 'synthetic'];
+
+function parseIds(text: string): MovieDbRef[] {
+  return text.split(',').map((part) => {
+    const m = /^(movie|show):([1-9]\d*)$/.exec(part.trim());
+    if (!m) throw new UsageError(`--ids: "${part}" is not movie:<id> or show:<id>`);
+    return { type: m[1] as 'movie' | 'show', movieDbId: Number(m[2]) };
+  });
+}
+
+function positiveInt(name: string, text: string | undefined): number | undefined {
+  if (text === undefined) return undefined;
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--${name} must be a positive integer`);
+  return Number(text);
+}
+
+export const catalogImportCommand: Command = {
+  usage: `catalog:import [--source ${SOURCE_NAMES.join('|')}]... [--synthetic-count N] [--ids movie:ID,show:ID | --popular-pages N]`,
+  async run(db, { config, argv }) {
+    const { values } = parseOptions(argv, {
+      source: { type: 'string', multiple: true },
+      'synthetic-count': { type: 'string' },
+      ids: { type: 'string' },
+      'popular-pages': { type: 'string' },
+    });
+    const names = values.source?.length ? values.source : DEFAULT_SOURCES;
+    for (const name of names) if (!isSourceName(name)) throw new UsageError(`unknown source "${name}" (known: ${SOURCE_NAMES.join(', ')})`);
+    const options: SourceOptions = { synthetic: { count: positiveInt('synthetic-count', values['synthetic-count']) ?? 200 } };
+    if (names.includes('movie-db-api')) {
+      if (!config.movieDbApiKey) throw new UsageError('the movie-db-api source needs MOVIE_DB_API_KEY');
+      const pages = positiveInt('popular-pages', values['popular-pages']);
+      if (!values.ids && !pages) throw new UsageError('the movie-db-api source needs --ids or --popular-pages');
+      options.movieDbApi = {
+        apiKey: config.movieDbApiKey,
+        baseUrl: config.movieDbApiUrl,
+        ids: values.ids ? parseIds(values.ids) : { popularPages: pages! },
+      };
+    }
+
+    const bar = new cliProgress.SingleBar(
+      { format: '{source} [{bar}] {value}/{total} titles', stream: process.stderr, hideCursor: true, noTTYOutput: false },
+      cliProgress.Presets.shades_classic,
+    );
+    let current = '';
+    const started = Date.now();
+    try {
+      const results = await importCatalog(db.orm.em.fork(), sourcesFor(names, options), (done, total, source) => {
+        if (source !== current) {
+          if (current) bar.stop();
+          current = source;
+          bar.start(total ?? done, done, { source });
+        }
+        bar.setTotal(Math.max(total ?? done, done));
+        bar.update(done, { source });
+      });
+      return { results, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    } finally {
+      bar.stop();
+    }
+  },
+};

@@ -1,0 +1,72 @@
+// Configuration: defaults, and a bad value stops start-up with exit 1 and one line naming the variable.
+import { spawnSync } from 'node:child_process';
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+
+const main = path.resolve(import.meta.dirname, '../src/main.ts');
+
+// Vitest puts its own BASE_URL ("/") into the environment: start from a clean one.
+function start(env: Record<string, string>) {
+  const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'REDIS_URL', 'PORT', 'DATA_DIR', 'BASE_URL', 'LOG_LEVEL', 'HOST'].includes(k)));
+  return spawnSync(process.execPath, [main], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 30_000 });
+}
+
+describe('loadConfig', () => {
+  it('has the documented defaults', () => {
+    const c = loadConfig({});
+    expect(c).toMatchObject({
+      port: 3000,
+      baseUrl: 'http://localhost:3000',
+      databaseUrl: undefined,
+      dataDir: path.resolve('./.data'),
+      redisUrl: undefined,
+      logLevel: 'info',
+    });
+  });
+
+  it('reads every variable', () => {
+    const c = loadConfig({
+      PORT: '8080',
+      BASE_URL: 'https://tracker.example/',
+      DATABASE_URL: 'postgres://u@db:5432/x',
+      DATA_DIR: '/var/lib/x',
+      REDIS_URL: 'redis://cache:6379',
+      LOG_LEVEL: 'warn',
+    });
+    expect(c).toMatchObject({
+      port: 8080,
+      baseUrl: 'https://tracker.example',
+      databaseUrl: 'postgres://u@db:5432/x',
+      dataDir: '/var/lib/x',
+      redisUrl: 'redis://cache:6379',
+      logLevel: 'warn',
+    });
+  });
+
+  it.each([
+    ['PORT', 'abc'],
+    ['PORT', '70000'],
+    ['BASE_URL', 'not a url'],
+    ['DATABASE_URL', 'mysql://x'],
+    ['REDIS_URL', 'http://x'],
+    ['LOG_LEVEL', 'loud'],
+  ])('rejects %s=%s naming the variable', (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
+  });
+});
+
+describe('start-up with a bad value', () => {
+  it.each([
+    ['PORT', 'abc'],
+    ['DATABASE_URL', 'mysql://nope'],
+    ['LOG_LEVEL', 'loud'],
+  ])('exits 1 with one line naming %s', (name, value) => {
+    const r = start({ [name]: value });
+    expect(r.status).toBe(1);
+    const lines = r.stderr.trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toContain(name);
+    expect(r.stdout).toBe('');
+  });
+});
