@@ -37,7 +37,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       ...connection,
       entities,
       extensions: [Migrator],
-      migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations' },
+      // Migrations are written by hand; no schema snapshot files are written next to them.
+      migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
       pool: { min: 0, max: opts.poolMax ?? 10 },
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,
