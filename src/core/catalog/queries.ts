@@ -17,8 +17,9 @@ function filters(where: string[], params: unknown[], f: { type?: string; categor
   }
   if (f.genre) {
     // Genres are stored as given by the source ("Science Fiction"); match them without regard to case.
-    where.push('t.genres && ?::text[]');
-    params.push([f.genre, titleCase(f.genre)]);
+    // (Arrays are not bound as one parameter: MikroORM expands them into lists.)
+    where.push('t.genres && array[?, ?]::text[]');
+    params.push(f.genre, titleCase(f.genre));
   }
 }
 
