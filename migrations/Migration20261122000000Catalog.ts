@@ -49,6 +49,7 @@ export class Migration20261122000000Catalog extends Migration {
     this.addSql(`create index title_popularity on title (popularity desc, id)`);
     this.addSql(`create index title_rating on title (community_rating desc, id)`);
     this.addSql(`create index title_release_date on title (release_date desc nulls last, id)`);
+    this.addSql(`create index title_name on title (search_name, id)`);
     this.addSql(`create index title_genres on title using gin (genres)`);
     this.addSql(`create index title_film_db_id on title (film_db_id) where film_db_id is not null`);
     this.addSql(`create index title_tv_db_id on title (tv_db_id) where tv_db_id is not null`);

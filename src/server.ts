@@ -3,6 +3,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
+import { createCatalogCache } from './core/catalog/cache.ts';
 import { catalogSize } from './core/catalog/service.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Logger } from './core/log.ts';
@@ -26,7 +27,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
       await importDemoCatalog(db.orm.em.fork(), log);
     }
-    const app = createApp({ orm: db.orm, config, log });
+    const app = createApp({ orm: db.orm, config, log, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
     // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
     server.requestTimeout = 30_000;

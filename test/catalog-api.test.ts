@@ -190,6 +190,19 @@ describe('GET /catalog/discover', () => {
   ])('rejects %s with 400 naming %s', (path, field) => expectBadRequest(path, field));
 });
 
+describe('caching', () => {
+  it('lets shared caches keep public catalog answers as long as the service does', async () => {
+    const r = await get('/catalog/trending?limit=1');
+    expect(r.headers.get('cache-control')).toBe('public, max-age=60');
+  });
+
+  it('answers a repeated search identically, whatever the case of the query', async () => {
+    const a = await items('/catalog/search?q=Spirited%20Away');
+    const b = await items('/catalog/search?q=spirited%20away');
+    expect(b).toEqual(a);
+  });
+});
+
 describe('GET /catalog/trending', () => {
   it('lists popular titles, filtered by type and category', async () => {
     const list = await items('/catalog/trending?limit=10');

@@ -4,6 +4,7 @@ import express, { type Express, type NextFunction, type Request, type RequestHan
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
+import type { CatalogCache } from '../core/catalog/cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { appRouter, platformRouter, publicRouter } from '../rpc/app-router.ts';
@@ -23,6 +24,7 @@ export type AppDeps = {
   orm: MikroORM;
   config: Config;
   log: Logger;
+  catalogCache: CatalogCache;
   /** Resolves the bearer token of a platform request into req.actor (OAuth). */
   authenticate?: RequestHandler;
   /** Checks and spends every rate-limit bucket that applies, and sets the headers. */

@@ -5,13 +5,14 @@ import type { NextFunction, Request, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';
 import type { Config } from '../config.ts';
+import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
 import type { Context, Meta } from '../rpc/trpc.ts';
 import { errorBody } from './envelope.ts';
 
-export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger };
+export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache };
 
 export function createContext(deps: FacadeDeps, req: Request): Context {
   return {
@@ -20,6 +21,7 @@ export function createContext(deps: FacadeDeps, req: Request): Context {
     config: deps.config,
     log: deps.log.child({ request_id: req.id }),
     actor: req.actor ?? null,
+    catalogCache: deps.catalogCache,
     response: { headers: {} },
   };
 }

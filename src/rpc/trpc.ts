@@ -5,6 +5,7 @@ import type { OpenApiMeta } from 'trpc-to-openapi';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import type { Actor } from '../core/actor.ts';
+import type { CatalogCache } from '../core/catalog/cache.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError, toTrpcError } from './errors.ts';
@@ -15,6 +16,7 @@ export type Context = {
   config: Config;
   log: Logger;
   actor: Actor | null;
+  catalogCache: CatalogCache;
   /** A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta. */
   response: { status?: number; headers: Record<string, string>; route?: string | undefined };
 };

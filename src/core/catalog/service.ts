@@ -1,19 +1,27 @@
-// Public catalog reads: search, discover, trending. Inputs arrive validated (schemas.ts).
+// Public catalog reads: search, discover, trending. Inputs arrive validated (schemas.ts); answers are
+// cached briefly (cache.ts), keyed by the read and its normalised input.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { CatalogCache } from './cache.ts';
 import { toCatalogItem, type ItemRow } from './present.ts';
 import { discoverSql, searchSql, trendingSql, type Sql } from './queries.ts';
 import type { CatalogItem, DiscoverInput, SearchInput, TrendingInput } from './schemas.ts';
 
-export type CatalogDeps = { em: EntityManager; imageBaseUrl: string };
+export type CatalogDeps = { em: EntityManager; imageBaseUrl: string; cache: CatalogCache };
+type Items = { items: CatalogItem[] };
 
-async function items(deps: CatalogDeps, sql: Sql): Promise<{ items: CatalogItem[] }> {
-  const rows = await deps.em.execute<ItemRow[]>(sql.text, sql.params);
-  return { items: rows.map((r) => toCatalogItem(r, deps.imageBaseUrl)) };
+function cachedItems(deps: CatalogDeps, key: string, sql: () => Sql): Promise<Items> {
+  return deps.cache.get(key, async () => {
+    const query = sql();
+    const rows = await deps.em.execute<ItemRow[]>(query.text, query.params);
+    return { items: rows.map((r) => toCatalogItem(r, deps.imageBaseUrl)) };
+  });
 }
 
-export const searchCatalog = (deps: CatalogDeps, input: SearchInput) => items(deps, searchSql(input));
-export const discoverCatalog = (deps: CatalogDeps, input: DiscoverInput) => items(deps, discoverSql(input));
-export const trendingCatalog = (deps: CatalogDeps, input: TrendingInput) => items(deps, trendingSql(input));
+// Search is case-insensitive throughout, so "Spirited Away" and "spirited away" share an entry.
+export const searchCatalog = (deps: CatalogDeps, input: SearchInput) =>
+  cachedItems(deps, `search:${JSON.stringify({ ...input, q: input.q.toLowerCase() })}`, () => searchSql(input));
+export const discoverCatalog = (deps: CatalogDeps, input: DiscoverInput) => cachedItems(deps, `discover:${JSON.stringify(input)}`, () => discoverSql(input));
+export const trendingCatalog = (deps: CatalogDeps, input: TrendingInput) => cachedItems(deps, `trending:${JSON.stringify(input)}`, () => trendingSql(input));
 
 export async function catalogSize(em: EntityManager): Promise<number> {
   const [row] = await em.execute<{ n: number }[]>('select count(*)::int as n from title');

@@ -3,7 +3,11 @@ import { catalogItems, discoverInput, searchInput, trendingInput } from '../../c
 import { discoverCatalog, searchCatalog, trendingCatalog } from '../../core/catalog/service.ts';
 import { publicProcedure, router, type Context } from '../trpc.ts';
 
-const deps = (ctx: Context) => ({ em: ctx.em, imageBaseUrl: ctx.config.imageBaseUrl });
+// Everyone gets the same answer: shared caches (CDNs, browsers) may keep it as long as we do.
+const deps = (ctx: Context) => {
+  if (ctx.catalogCache.seconds > 0) ctx.response.headers['Cache-Control'] = `public, max-age=${ctx.catalogCache.seconds}`;
+  return { em: ctx.em, imageBaseUrl: ctx.config.imageBaseUrl, cache: ctx.catalogCache };
+};
 
 export const catalogRouter = router({
   search: publicProcedure

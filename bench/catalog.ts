@@ -1,0 +1,96 @@
+// Catalog search and discover over the demo catalog (over 40,000 titles) at 16 concurrent connections:
+// requests/s, p50 and p99 through the whole service (HTTP, pipeline, facade, ORM), and the same SQL
+// through a bare `pg` pool in the same run as the baseline. The service runs twice: as deployed (answers
+// cached for CATALOG_CACHE_SECONDS; the query set repeats, so this is the warm-cache figure) and with
+// the cache off (every request runs its SQL), which is the one to compare with the bare baseline.
+// Targets (services mode): search p99 at most 20 ms; facade throughput at least half the bare baseline's.
+import autocannon from 'autocannon';
+import { discoverSql, searchSql, type Sql } from '../src/core/catalog/queries.ts';
+import { discoverInput, searchInput } from '../src/core/catalog/schemas.ts';
+import { bareBaseline, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
+
+const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+
+// Real searches people type, with typos and partial names.
+const SEARCHES = ['spirited away', 'the matrix', 'spirted away', 'ghost in the shell', 'star wars', 'toy story', 'the godfather', 'alien',
+  'lord of the rings', 'harry poter', 'batman', 'amelie', 'naruto', 'cowboy bebop', 'inception', 'pulp fiction', 'the dark knight', 'totoro',
+  'jurassic park', 'titanic'];
+const DISCOVERS = ['type=movie', 'type=movie&genre=Comedy&yearFrom=1990&yearTo=1999', 'category=anime&sort=rating', 'type=show&sort=release_date',
+  'language=fr&minRating=7', 'type=movie&genre=Horror&sort=rating&limit=50', 'category=movie&yearFrom=2010&sort=name'];
+
+type Case = { name: string; paths: string[]; statements: Sql[] };
+
+const cases: Case[] = [
+  {
+    name: 'search',
+    paths: SEARCHES.map((q) => `/api/public/v1/catalog/search?q=${encodeURIComponent(q)}`),
+    statements: SEARCHES.map((q) => searchSql(searchInput.parse({ q }))),
+  },
+  {
+    name: 'discover',
+    paths: DISCOVERS.map((p) => `/api/public/v1/catalog/discover?${p}`),
+    statements: DISCOVERS.map((p) => discoverSql(discoverInput.parse(Object.fromEntries(new URLSearchParams(p))))),
+  },
+];
+
+async function throughService(url: string, paths: string[]): Promise<Figures> {
+  // A short warm-up first, so both sides are measured with warm caches.
+  await autocannon({ url, connections: CONNECTIONS, duration: 2, requests: paths.map((path) => ({ method: 'GET', path })) });
+  const r = await autocannon({ url, connections: CONNECTIONS, duration: SECONDS, requests: paths.map((path) => ({ method: 'GET', path })) });
+  if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return { requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
+}
+
+export type CatalogBench = {
+  mode: string;
+  titles: number;
+  results: Array<{ case: string; cached: Figures; uncached: Figures; bare: Figures; ratio: number }>;
+};
+
+export async function benchCatalog(mode: 'services' | 'embedded'): Promise<CatalogBench> {
+  const dataDir = tempDataDir();
+  const databaseUrl = mode === 'services' ? benchDatabaseUrl() : undefined;
+  const titles = await prepareCatalog({ databaseUrl, dataDir });
+  const where: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+  const bareTarget = databaseUrl ?? { host: dataDir, port: 5432 };
+  const measured = new Map<string, { cached?: Figures; uncached?: Figures; bare?: Figures }>();
+  const record = (name: string, key: 'cached' | 'uncached' | 'bare', f: Figures) => measured.set(name, { ...measured.get(name), [key]: f });
+
+  // One service at a time (an embedded database has one owner): uncached with the bare baseline beside it.
+  let service = await startService({ ...where, CATALOG_CACHE_SECONDS: '0' });
+  try {
+    for (const c of cases) {
+      await bareBaseline(bareTarget, c.statements, CONNECTIONS, 2);
+      record(c.name, 'bare', await bareBaseline(bareTarget, c.statements, CONNECTIONS, SECONDS));
+      record(c.name, 'uncached', await throughService(service.url, c.paths));
+    }
+  } finally {
+    await service.stop();
+  }
+  service = await startService(where);
+  try {
+    for (const c of cases) record(c.name, 'cached', await throughService(service.url, c.paths));
+  } finally {
+    await service.stop();
+  }
+  const results = cases.map((c) => {
+    const m = measured.get(c.name)!;
+    return { case: c.name, cached: m.cached!, uncached: m.uncached!, bare: m.bare!, ratio: m.uncached!.requestsPerSecond / m.bare!.requestsPerSecond };
+  });
+  return { mode, titles, results };
+}
+
+export function printCatalog(b: CatalogBench): void {
+  console.log(`\ncatalog (${b.mode} mode, ${b.titles} titles, ${CONNECTIONS} connections, ${SECONDS} s each)`);
+  for (const r of b.results) {
+    console.log(formatRow(`  ${r.case}: service, answers cached`, r.cached));
+    console.log(formatRow(`  ${r.case}: service, cache off`, r.uncached));
+    console.log(formatRow(`  ${r.case}: same SQL through bare pg`, r.bare));
+    console.log(`  ${r.case}: service (cache off) / bare throughput ratio ${r.ratio.toFixed(2)}`);
+  }
+}
+
+if (import.meta.main) {
+  for (const mode of (process.argv[2] ?? 'services,embedded').split(',') as Array<'services' | 'embedded'>) printCatalog(await benchCatalog(mode));
+}

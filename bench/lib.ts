@@ -1,0 +1,130 @@
+// Shared pieces of the benchmarks: a catalog database of the demo size, the service in a child process,
+// latency statistics, and the bare-`pg` baseline runner.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { demoSources, importCatalog } from '../src/core/catalog/import/index.ts';
+import { openDatabase, migrate } from '../src/core/db/orm.ts';
+import type { Sql } from '../src/core/catalog/queries.ts';
+
+export const root = path.resolve(import.meta.dirname, '..');
+export const MIN_TITLES = 40_000;
+
+/** The server's database for benchmarks: `mts_bench` beside BENCH_DATABASE_URL / DATABASE_URL's. */
+export function benchDatabaseUrl(): string {
+  const base = new URL(process.env.BENCH_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test');
+  base.pathname = '/mts_bench';
+  return base.toString();
+}
+
+async function ensureDatabaseExists(url: string) {
+  const admin = new URL(url);
+  const name = admin.pathname.slice(1);
+  admin.pathname = '/postgres';
+  const c = new pg.Client({ connectionString: admin.toString() });
+  await c.connect();
+  const { rowCount } = await c.query('select 1 from pg_database where datname = $1', [name]);
+  if (!rowCount) await c.query(`create database "${name}"`);
+  await c.end();
+}
+
+/** Migrates and fills the catalog (demo sources) unless it already holds MIN_TITLES titles. */
+export async function prepareCatalog(target: { databaseUrl?: string; dataDir: string }): Promise<number> {
+  if (target.databaseUrl) await ensureDatabaseExists(target.databaseUrl);
+  const db = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+  try {
+    await migrate(db.orm);
+    const em = db.orm.em.fork();
+    const count = async () => ((await em.execute<{ n: number }[]>('select count(*)::int as n from title'))[0]?.n ?? 0);
+    if ((await count()) < MIN_TITLES) {
+      process.stderr.write('importing the demo catalog for the benchmark...\n');
+      await importCatalog(em, demoSources());
+    }
+    await em.execute('analyze');
+    return await count();
+  } finally {
+    await db.close();
+  }
+}
+
+export function tempDataDir(): string {
+  return fs.mkdtempSync(path.join(os.tmpdir(), 'mts-bench-'));
+}
+
+export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
+
+/** Starts `node src/main.ts` (the real process, access logs on, written to /dev/null). */
+export async function startService(env: Record<string, string>): Promise<Service> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_CATALOG: 'off', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  const url = `http://127.0.0.1:${port}`;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+    try {
+      if ((await fetch(`${url}/readyz`)).ok) break;
+    } catch {
+      // not listening yet
+    }
+    if (Date.now() > deadline) throw new Error('service did not become ready in 60 s');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return {
+    url,
+    child,
+    stop: () =>
+      new Promise<void>((resolve) => {
+        child.once('exit', () => resolve());
+        child.kill('SIGTERM');
+      }),
+  };
+}
+
+export type Figures = { requestsPerSecond: number; p50: number; p99: number; requests: number };
+
+export function percentile(sorted: number[], p: number): number {
+  if (!sorted.length) return Number.NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+}
+
+/** MikroORM's `?` placeholders renumbered for `pg`. */
+export function toPg(sql: Sql): { text: string; values: unknown[] } {
+  let n = 0;
+  return { text: sql.text.replace(/\?/g, () => `$${++n}`), values: sql.params };
+}
+
+/** The same statements through a bare `pg` pool, `connections` loops at once, for `seconds`. */
+export async function bareBaseline(connectionString: string | { host: string; port: number }, statements: Sql[], connections: number, seconds: number): Promise<Figures> {
+  const pool = new pg.Pool({
+    ...(typeof connectionString === 'string' ? { connectionString } : { ...connectionString, user: 'postgres', database: 'postgres' }),
+    max: connections,
+  });
+  const queries = statements.map(toPg);
+  const latencies: number[] = [];
+  const end = Date.now() + seconds * 1000;
+  const started = process.hrtime.bigint();
+  await Promise.all(
+    Array.from({ length: connections }, async (_, worker) => {
+      let i = worker;
+      while (Date.now() < end) {
+        const q = queries[i++ % queries.length]!;
+        const t = process.hrtime.bigint();
+        await pool.query(q.text, q.values);
+        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      }
+    }),
+  );
+  const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  await pool.end();
+  latencies.sort((a, b) => a - b);
+  return { requestsPerSecond: latencies.length / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), requests: latencies.length };
+}
+
+export function formatRow(label: string, f: Figures): string {
+  return `${label.padEnd(44)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   (${f.requests} requests)`;
+}
