@@ -1,0 +1,11 @@
+// `npm run bench`: every benchmark, one after the other (they share the machine), figures printed.
+// Services mode uses the PostgreSQL of BENCH_DATABASE_URL / DATABASE_URL (default the local `test`
+// server) with a database of its own, `mts_bench`, kept between runs so the catalog is imported once.
+import os from 'node:os';
+import { benchCatalog, printCatalog } from './catalog.ts';
+import { benchStartup, printStartup } from './startup.ts';
+
+console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
+printStartup(await benchStartup());
+printCatalog(await benchCatalog('services'));
+printCatalog(await benchCatalog('embedded'));

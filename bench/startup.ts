@@ -1,0 +1,56 @@
+// Embedded mode start-up: seconds from `node src/main.ts` on an empty DATA_DIR (demo catalog import
+// included) until catalog search answers the real title, and the same after a restart on that data.
+// Targets: first start within 90 s, restart within 10 s.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { root, tempDataDir } from './lib.ts';
+
+async function secondsUntilSearchAnswers(dataDir: string): Promise<number> {
+  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  const started = Date.now();
+  const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
+    env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  try {
+    for (;;) {
+      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
+      if (Date.now() - started > 180_000) throw new Error('no answer within 180 s');
+      try {
+        const res = await fetch(`http://127.0.0.1:${port}/api/public/v1/catalog/search?q=spirited%20away&limit=1`);
+        const body = (await res.json()) as { items?: Array<{ movieDbId: number }> };
+        if (body.items?.[0]?.movieDbId === 129) return (Date.now() - started) / 1000;
+      } catch {
+        // not listening yet
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  } finally {
+    await new Promise<void>((resolve) => {
+      child.once('exit', () => resolve());
+      child.kill('SIGTERM');
+    });
+  }
+}
+
+export type StartupBench = { firstStartSeconds: number; restartSeconds: number };
+
+export async function benchStartup(): Promise<StartupBench> {
+  const dataDir = tempDataDir();
+  try {
+    const firstStartSeconds = await secondsUntilSearchAnswers(dataDir);
+    const restartSeconds = await secondsUntilSearchAnswers(dataDir);
+    return { firstStartSeconds, restartSeconds };
+  } finally {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+export function printStartup(b: StartupBench): void {
+  console.log('\nstart-up (embedded mode, until search answers "spirited away" with the real title)');
+  console.log(`  first start on an empty DATA_DIR, demo catalog import included: ${b.firstStartSeconds.toFixed(1)} s (target 90 s)`);
+  console.log(`  restart on the same data: ${b.restartSeconds.toFixed(1)} s (target 10 s)`);
+}
+
+if (import.meta.main) printStartup(await benchStartup());
