@@ -50,6 +50,13 @@ export type ImportTitle = {
   seasons?: ImportSeason[];
   /** Which source produced it: movies_dataset, anime_data, synthetic, movie_db_api. */
   source: string;
+  /**
+   * What to do when the title already exists. 'update' (the default): this source is authoritative and
+   * overwrites the row. 'patch': insert the whole title only if it is missing; otherwise apply just the
+   * ImportPatch fields (isAnime, animeDbId, externalIds). For a secondary source (anime data) that knows
+   * a title is anime but holds poorer details than the primary source (the movie dataset).
+   */
+  onExisting?: 'update' | 'patch';
 };
 
 /**
@@ -69,6 +76,8 @@ export interface CatalogSource {
   /** Number of items it will yield, when known up front (for the progress bar). */
   estimate?(): Promise<number | undefined>;
   items(): AsyncIterable<ImportTitle | ImportPatch>;
+  /** Records the source itself dropped (malformed, duplicate), read after items() ends; added to `skipped`. */
+  skipped?(): number;
 }
 
 export type ImportProgress = (done: number, total: number | undefined, source: string) => void;

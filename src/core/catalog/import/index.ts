@@ -1,0 +1,47 @@
+// Catalog sources by the names operators use (CLI `catalog import movies anime ...`), and the demo set.
+import { AnimeDataSource, type AnimeDataOptions } from './anime-data.ts';
+import { MovieDbApiSource, type MovieDbApiOptions } from './movie-db-api.ts';
+import { MoviesDatasetSource, type MoviesDatasetOptions } from './movies-dataset.ts';
+import { SyntheticTvSource, type SyntheticTvOptions } from './synthetic-tv.ts';
+import type { CatalogSource } from './types.ts';
+
+export { importCatalog, type ImportOptions } from './importer.ts';
+export type { CatalogSource, ImportProgress, ImportResult } from './types.ts';
+
+export const SOURCE_NAMES = ['movies', 'anime', 'synthetic', 'movie-db-api'] as const;
+export type SourceName = (typeof SOURCE_NAMES)[number];
+
+export type SourceOptions = {
+  movies?: MoviesDatasetOptions;
+  anime?: AnimeDataOptions;
+  synthetic?: SyntheticTvOptions;
+  /** Required for 'movie-db-api' (it needs at least the API key and the ids). */
+  movieDbApi?: MovieDbApiOptions;
+};
+
+export function isSourceName(name: string): name is SourceName {
+  return (SOURCE_NAMES as readonly string[]).includes(name);
+}
+
+export function sourcesFor(names: string[], opts: SourceOptions = {}): CatalogSource[] {
+  return names.map((name) => {
+    switch (name) {
+      case 'movies':
+        return new MoviesDatasetSource(opts.movies);
+      case 'anime':
+        return new AnimeDataSource(opts.anime);
+      case 'synthetic':
+        return new SyntheticTvSource(opts.synthetic);
+      case 'movie-db-api':
+        if (!opts.movieDbApi) throw new Error('the movie-db-api source needs an API key (and ids or popular pages)');
+        return new MovieDbApiSource(opts.movieDbApi);
+      default:
+        throw new Error(`unknown catalog source "${name}" (known: ${SOURCE_NAMES.join(', ')})`);
+    }
+  });
+}
+
+/** The demo catalog: real movies, real anime (movies are imported first so anime marks them), 200 synthetic shows. */
+export function demoSources(): CatalogSource[] {
+  return sourcesFor(['movies', 'anime', 'synthetic'], { synthetic: { count: 200 } });
+}
