@@ -5,7 +5,8 @@
 // the cache off (every request runs its SQL), which is the one to compare with the bare baseline.
 // Targets (services mode): search p99 at most 20 ms; facade throughput at least half the bare baseline's.
 import autocannon from 'autocannon';
-import { discoverSql, searchSql, type Sql } from '../src/core/catalog/queries.ts';
+import { discoverSql, searchSql } from '../src/core/catalog/queries.ts';
+import type { Sql } from '../src/core/db/sql.ts';
 import { discoverInput, searchInput } from '../src/core/catalog/schemas.ts';
 import { bareBaseline, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
 

@@ -6,8 +6,9 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { demoSources, importCatalog } from '../src/core/catalog/import/index.ts';
+import { catalogSize } from '../src/core/catalog/service.ts';
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
-import type { Sql } from '../src/core/catalog/queries.ts';
+import type { Sql } from '../src/core/db/sql.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const MIN_TITLES = 40_000;
@@ -37,13 +38,11 @@ export async function prepareCatalog(target: { databaseUrl?: string; dataDir: st
   try {
     await migrate(db.orm);
     const em = db.orm.em.fork();
-    const count = async () => ((await em.execute<{ n: number }[]>('select count(*)::int as n from title'))[0]?.n ?? 0);
-    if ((await count()) < MIN_TITLES) {
+    if ((await catalogSize(em)) < MIN_TITLES) {
       process.stderr.write('importing the demo catalog for the benchmark...\n');
       await importCatalog(em, demoSources());
     }
-    await em.execute('analyze');
-    return await count();
+    return await catalogSize(em);
   } finally {
     await db.close();
   }
@@ -92,19 +91,13 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 }
 
-/** MikroORM's `?` placeholders renumbered for `pg`. */
-export function toPg(sql: Sql): { text: string; values: unknown[] } {
-  let n = 0;
-  return { text: sql.text.replace(/\?/g, () => `$${++n}`), values: sql.params };
-}
-
 /** The same statements through a bare `pg` pool, `connections` loops at once, for `seconds`. */
 export async function bareBaseline(connectionString: string | { host: string; port: number }, statements: Sql[], connections: number, seconds: number): Promise<Figures> {
   const pool = new pg.Pool({
     ...(typeof connectionString === 'string' ? { connectionString } : { ...connectionString, user: 'postgres', database: 'postgres' }),
     max: connections,
   });
-  const queries = statements.map(toPg);
+  const queries = statements;
   const latencies: number[] = [];
   const end = Date.now() + seconds * 1000;
   const started = process.hrtime.bigint();
@@ -114,7 +107,7 @@ export async function bareBaseline(connectionString: string | { host: string; po
       while (Date.now() < end) {
         const q = queries[i++ % queries.length]!;
         const t = process.hrtime.bigint();
-        await pool.query(q.text, q.values);
+        await pool.query(q.text, q.params);
         latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
       }
     }),

@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CatalogCache } from './cache.ts';
 import { toCatalogItem, type ItemRow } from './present.ts';
-import { discoverSql, searchSql, trendingSql, type Sql } from './queries.ts';
+import { query, type Sql } from '../db/sql.ts';
+import { discoverSql, searchSql, trendingSql } from './queries.ts';
 import type { CatalogItem, DiscoverInput, SearchInput, TrendingInput } from './schemas.ts';
 
 export type CatalogDeps = { em: EntityManager; imageBaseUrl: string; cache: CatalogCache };
@@ -11,8 +12,7 @@ type Items = { items: CatalogItem[] };
 
 function cachedItems(deps: CatalogDeps, key: string, sql: () => Sql): Promise<Items> {
   return deps.cache.get(key, async () => {
-    const query = sql();
-    const rows = await deps.em.execute<ItemRow[]>(query.text, query.params);
+    const rows = await query<ItemRow>(deps.em, sql());
     return { items: rows.map((r) => toCatalogItem(r, deps.imageBaseUrl)) };
   });
 }
@@ -24,6 +24,6 @@ export const discoverCatalog = (deps: CatalogDeps, input: DiscoverInput) => cach
 export const trendingCatalog = (deps: CatalogDeps, input: TrendingInput) => cachedItems(deps, `trending:${JSON.stringify(input)}`, () => trendingSql(input));
 
 export async function catalogSize(em: EntityManager): Promise<number> {
-  const [row] = await em.execute<{ n: number }[]>('select count(*)::int as n from title');
+  const [row] = await query<{ n: number }>(em, { text: 'select count(*)::int as n from title', params: [] });
   return row?.n ?? 0;
 }

@@ -25,7 +25,7 @@ select r.type, r.movie_db_id, case when r.is_anime then 'anime' else r.type end,
   r.popularity, r.community_rating, r.vote_count, r.genres, r.original_language, r.status, r.age_rating,
   r.runtime_minutes, r.episode_run_time_minutes, r.seasons_count, r.episodes_count, r.poster_color,
   r.poster_color_is_dark, r.tv_db_id, r.film_db_id, r.anime_db_id, r.external_ids, r.source
-from json_to_recordset(?::json) as ${TITLE_RECORD}`;
+from json_to_recordset($1::json) as ${TITLE_RECORD}`;
 
 // (xmax = 0) is true for a row this statement inserted and false for one it updated: how we tell new
 // titles from patched ones without a second query.
@@ -82,13 +82,13 @@ export const PATCH_TITLES = `update title set
   anime_db_id = coalesce(p.anime_db_id, title.anime_db_id),
   external_ids = title.external_ids || p.external_ids,
   updated_at = now()
-from json_to_recordset(?::json) as p(type text, movie_db_id integer, is_anime boolean, anime_db_id integer, external_ids jsonb)
+from json_to_recordset($1::json) as p(type text, movie_db_id integer, is_anime boolean, anime_db_id integer, external_ids jsonb)
 where title.type = p.type and title.movie_db_id = p.movie_db_id
 returning title.id`;
 
 export const UPSERT_SEASONS = `insert into season (title_id, season_number, name, overview, air_date, episode_count, poster_path)
 select r.title_id, r.season_number, r.name, r.overview, r.air_date, r.episode_count, r.poster_path
-from json_to_recordset(?::json) as r(title_id bigint, season_number integer, name text, overview text,
+from json_to_recordset($1::json) as r(title_id bigint, season_number integer, name text, overview text,
   air_date date, episode_count integer, poster_path text)
 on conflict (title_id, season_number) do update set
   name = excluded.name,
@@ -101,7 +101,7 @@ export const UPSERT_EPISODES = `insert into episode (title_id, season_number, ep
   air_date, runtime_minutes, still_path)
 select r.title_id, r.season_number, r.episode_number, r.absolute_number, r.name, r.overview, r.air_date,
   r.runtime_minutes, r.still_path
-from json_to_recordset(?::json) as r(title_id bigint, season_number integer, episode_number integer,
+from json_to_recordset($1::json) as r(title_id bigint, season_number integer, episode_number integer,
   absolute_number integer, name text, overview text, air_date date, runtime_minutes integer, still_path text)
 on conflict (title_id, season_number, episode_number) do update set
   absolute_number = excluded.absolute_number,
