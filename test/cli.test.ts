@@ -1,0 +1,68 @@
+// The admin CLI as an operator runs it: a separate process, one JSON object on stdout, working while the
+// server runs (in embedded mode through the embedded database's socket).
+import { spawn } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+
+const cli = path.resolve(import.meta.dirname, '../src/cli.ts');
+let app: TestApp;
+
+beforeAll(async () => {
+  // Answers are not cached here, so what the CLI imports shows at once.
+  app = await startTestApp({ CATALOG_CACHE_SECONDS: '0' });
+});
+afterAll(() => app?.stop());
+
+function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
+  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: app.db.embedded?.socketDir ?? '', LOG_LEVEL: 'warn', BASE_URL: undefined };
+  env.DATABASE_URL = app.db.mode === 'services' ? (app.db.orm.config.get('clientUrl') as string) : '';
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [cli, ...args], { env: env as NodeJS.ProcessEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+describe('admin CLI while the server runs', () => {
+  it('migrate reports nothing left to apply', async () => {
+    const r = await admin('migrate');
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    expect(JSON.parse(r.stdout)).toEqual({ applied: [] });
+    expect(r.stdout.trim().split('\n')).toHaveLength(1);
+  });
+
+  it('catalog:import adds titles the running server serves at once, and a re-import adds none', async () => {
+    const first = await admin('catalog:import', '--source', 'synthetic', '--synthetic-count', '7');
+    expect(first.code).toBe(0);
+    const result = JSON.parse(first.stdout) as { results: Array<{ source: string; titles: number }> };
+    expect(result.results).toEqual([expect.objectContaining({ source: 'synthetic', titles: 7 })]);
+
+    const res = await fetch(`${app.url}/api/public/v1/catalog/discover?type=show&limit=100`);
+    const { items } = (await res.json()) as { items: Array<{ movieDbId: number }> };
+    expect(items.map((i) => i.movieDbId).sort()).toEqual([9000001, 9000002, 9000003, 9000004, 9000005, 9000006, 9000007]);
+
+    const again = await admin('catalog:import', '--source', 'synthetic', '--synthetic-count', '7');
+    expect(again.code).toBe(0);
+    const after = (await (await fetch(`${app.url}/api/public/v1/catalog/discover?type=show&limit=100`)).json()) as { items: unknown[] };
+    expect(after.items).toHaveLength(7);
+  });
+
+  it('rejects an unknown command with usage and exit 2', async () => {
+    const r = await admin('frobnicate');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('usage');
+  });
+
+  it('rejects a bad option with the command usage and exit 2', async () => {
+    const r = await admin('catalog:import', '--source', 'nowhere');
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('unknown source');
+  });
+});

@@ -1,0 +1,85 @@
+// `npm start` as a newcomer runs it: a first start on an empty DATA_DIR imports the demo catalog by itself
+// and answers a search with the real title; a restart keeps the data and imports nothing again; SIGTERM
+// stops it cleanly. Embedded mode only (the demo import is for the embedded database). Start-up times
+// are measured by `npm run bench` (bench/startup.ts), not asserted here.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { servicesMode } from './helpers/db.ts';
+
+const main = path.resolve(import.meta.dirname, '../src/main.ts');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-start-'));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+type Started = { child: ChildProcess; url: string; logs: Array<Record<string, unknown>> };
+
+async function start(): Promise<Started> {
+  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BASE_URL', 'DEMO_CATALOG']) delete env[name];
+  const child = spawn(process.execPath, [main], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line) logs.push(JSON.parse(line));
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+    if (logs.some((l) => l.msg === 'listening')) return { child, url, logs };
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+function stop(s: Started): Promise<number | null> {
+  return new Promise((resolve) => {
+    s.child.once('exit', (code) => resolve(code));
+    s.child.kill('SIGTERM');
+  });
+}
+
+async function searchSpiritedAway(url: string) {
+  const res = await fetch(`${url}/api/public/v1/catalog/search?q=spirited%20away`);
+  expect(res.status).toBe(200);
+  const { items } = (await res.json()) as { items: Array<Record<string, unknown>> };
+  return items[0];
+}
+
+describe.skipIf(servicesMode)('npm start in embedded mode', () => {
+  it('imports the demo catalog on a first start and answers with the real title', async () => {
+    const s = await start();
+    try {
+      expect(await searchSpiritedAway(s.url)).toMatchObject({ movieDbId: 129, name: 'Spirited Away', category: 'anime', year: 2001 });
+      const imported = s.logs.find((l) => l.msg === 'demo catalog imported') as { results: Array<{ source: string; titles: number }> } | undefined;
+      expect(imported?.results.map((r) => r.source)).toEqual(['movies_dataset', 'anime_data', 'synthetic']);
+      expect(imported!.results.reduce((n, r) => n + r.titles, 0)).toBeGreaterThan(40_000);
+    } finally {
+      expect(await stop(s)).toBe(0);
+    }
+  }, 120_000);
+
+  it('keeps the data across a restart and imports nothing again', async () => {
+    const s = await start();
+    try {
+      expect(await searchSpiritedAway(s.url)).toMatchObject({ movieDbId: 129 });
+      expect(s.logs.some((l) => String(l.msg).includes('demo catalog'))).toBe(false);
+      expect(s.logs.find((l) => l.msg === 'listening')).toMatchObject({ mode: 'embedded' });
+    } finally {
+      expect(await stop(s)).toBe(0);
+    }
+  }, 60_000);
+
+  it('refuses a second server on a data directory another server owns', async () => {
+    const s = await start();
+    try {
+      await expect(start()).rejects.toThrow(/exited with 1/);
+    } finally {
+      await stop(s);
+    }
+  }, 60_000);
+});
