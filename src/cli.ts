@@ -1,7 +1,7 @@
 // The operator's admin CLI: `npm run --silent admin -- <command> [options]`. The only thing written to
 // stdout is one JSON object (the result); progress and errors go to stderr. Works in both database
 // modes, and in embedded mode while the server runs (through the embedded database's socket).
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDatabase, migrate } from './core/db/orm.ts';
 import { createLogger } from './core/log.ts';
 import { catalogImportCommand } from './cli/catalog-import.ts';
@@ -28,16 +28,7 @@ async function main(argv: string[]): Promise<number> {
     process.stderr.write(`${name ? `unknown command: ${name}\n` : ''}${usage()}\n`);
     return 2;
   }
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      return 1;
-    }
-    throw err;
-  }
+  const config = loadConfigOrExit();
   // Logs go to stderr (fd 2) so stdout carries only the result.
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, poolMax: 4 });

@@ -66,6 +66,19 @@ export type Config = {
 
 export class ConfigError extends Error {}
 
+/** For process entries (server, CLI): a bad value prints its one line and exits 1. */
+export function loadConfigOrExit(): Config {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 /** Parses the environment; throws ConfigError whose message is the one line to print. */
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   // Empty strings count as unset, as a shell `VAR=` usually means.

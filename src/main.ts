@@ -1,18 +1,9 @@
 // Process entry: configuration -> server (database, migrations, HTTP) -> graceful shutdown on signals.
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { createLogger } from './core/log.ts';
 import { startServer } from './server.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const log = createLogger(config.logLevel);
 try {

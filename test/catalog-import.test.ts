@@ -17,8 +17,8 @@ import { defaultMoviesFile, genreNames, MoviesDatasetSource } from '../src/core/
 import { posterColor, relativeLuminance } from '../src/core/catalog/import/poster-color.ts';
 import { SYNTHETIC_START_ID, syntheticShows, SyntheticTvSource } from '../src/core/catalog/import/synthetic-tv.ts';
 import type { CatalogSource, ImportPatch, ImportTitle } from '../src/core/catalog/import/types.ts';
-import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
-import { freshDatabase, type TestDatabase } from './helpers/db.ts';
+import type { Database } from '../src/core/db/orm.ts';
+import { migratedDatabase } from './helpers/db.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'movies_metadata.sample.csv');
 /** Bangumi subjects: Spirited Away (movie 129) and Ghost in the Shell: SAC (show 1095: seasons 1, 2, specials). */
@@ -117,7 +117,7 @@ describe('synthetic TV generator', () => {
 });
 
 describe('catalog import into the database', () => {
-  let tdb: TestDatabase;
+  let release: () => Promise<void>;
   let db: Database;
   const em = () => db.orm.em.fork();
   const query = <T = Record<string, unknown>>(sql: string, params: unknown[] = []) => em().execute<T[]>(sql, params);
@@ -125,14 +125,9 @@ describe('catalog import into the database', () => {
     (await query(`select * from title where type = ? and movie_db_id = ?`, [type, id]))[0] as Record<string, unknown> | undefined;
 
   beforeAll(async () => {
-    tdb = await freshDatabase();
-    db = await openDatabase({ databaseUrl: tdb.databaseUrl, dataDir: tdb.dataDir });
-    await migrate(db.orm);
+    ({ db, release } = await migratedDatabase());
   });
-  afterAll(async () => {
-    await db?.close();
-    await tdb?.cleanup();
-  });
+  afterAll(() => release?.());
 
   it('imports the movies of a dataset file, skipping duplicates, broken rows and rows without a year', async () => {
     const progress: Array<[number, number | undefined]> = [];
@@ -415,18 +410,13 @@ const dataInstalled = (() => {
 })();
 
 describe.skipIf(!dataInstalled)('the full movie dataset and anime data', () => {
-  let tdb: TestDatabase;
+  let release: () => Promise<void>;
   let db: Database;
 
   beforeAll(async () => {
-    tdb = await freshDatabase();
-    db = await openDatabase({ databaseUrl: tdb.databaseUrl, dataDir: tdb.dataDir });
-    await migrate(db.orm);
+    ({ db, release } = await migratedDatabase());
   });
-  afterAll(async () => {
-    await db?.close();
-    await tdb?.cleanup();
-  });
+  afterAll(() => release?.());
 
   it('imports over 40,000 titles with Spirited Away as anime', async () => {
     const started = performance.now();

@@ -4,6 +4,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { migrate, openDatabase, type Database } from '../../src/core/db/orm.ts';
 
 export type TestDatabase = { databaseUrl: string | undefined; dataDir: string; cleanup(): Promise<void> };
 
@@ -31,6 +32,20 @@ export async function freshDatabase(): Promise<TestDatabase> {
       await c.query(`drop database if exists "${name}" with (force)`);
       await c.end();
       fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A fresh database, opened and migrated, for tests of core code without the HTTP service. */
+export async function migratedDatabase(): Promise<{ db: Database; release(): Promise<void> }> {
+  const target = await freshDatabase();
+  const db = await openDatabase({ databaseUrl: target.databaseUrl, dataDir: target.dataDir });
+  await migrate(db.orm);
+  return {
+    db,
+    release: async () => {
+      await db.close();
+      await target.cleanup();
     },
   };
 }

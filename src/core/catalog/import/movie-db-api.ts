@@ -45,6 +45,24 @@ function retryDelayMs(header: string | null, attempt: number): number {
   return 500 * 2 ** attempt;
 }
 
+/** Fields a movie and a show map alike; `date` is the release or first-air date. */
+function commonFields(d: Json, date: string) {
+  return {
+    tagline: str(d.tagline),
+    year: yearOf(date),
+    releaseDate: date || null,
+    overview: str(d.overview),
+    posterPath: str(d.poster_path),
+    backdropPath: str(d.backdrop_path),
+    popularity: num(d.popularity),
+    communityRating: num(d.vote_average),
+    voteCount: num(d.vote_count),
+    genres: genres(d.genres),
+    originalLanguage: str(d.original_language),
+    status: str(d.status),
+  };
+}
+
 function yearOf(date: string): number {
   return /^\d{4}/.test(date) ? Number(date.slice(0, 4)) : Number.NaN;
 }
@@ -169,18 +187,7 @@ export class MovieDbApiSource implements CatalogSource {
       isAnime: looksAnime(d),
       name: str(d.title) || str(d.original_title),
       originalName: str(d.original_title),
-      tagline: str(d.tagline),
-      year: yearOf(releaseDate),
-      releaseDate: releaseDate || null,
-      overview: str(d.overview),
-      posterPath: str(d.poster_path),
-      backdropPath: str(d.backdrop_path),
-      popularity: num(d.popularity),
-      communityRating: num(d.vote_average),
-      voteCount: num(d.vote_count),
-      genres: genres(d.genres),
-      originalLanguage: str(d.original_language),
-      status: str(d.status),
+      ...commonFields(d, releaseDate),
       ageRating: movieAgeRating(d),
       runtimeMinutes: num(d.runtime) ?? null,
       filmDbId: str(d.imdb_id) || str(ext.imdb_id) || null,
@@ -228,18 +235,7 @@ export class MovieDbApiSource implements CatalogSource {
       isAnime: looksAnime(d),
       name: str(d.name) || str(d.original_name),
       originalName: str(d.original_name),
-      tagline: str(d.tagline),
-      year: yearOf(firstAir),
-      releaseDate: firstAir || null,
-      overview: str(d.overview),
-      posterPath: str(d.poster_path),
-      backdropPath: str(d.backdrop_path),
-      popularity: num(d.popularity),
-      communityRating: num(d.vote_average),
-      voteCount: num(d.vote_count),
-      genres: genres(d.genres),
-      originalLanguage: str(d.original_language),
-      status: str(d.status),
+      ...commonFields(d, firstAir),
       ageRating: showAgeRating(d),
       episodeRunTimeMinutes: (runTimes[0] as number | undefined) ?? null,
       tvDbId: num(ext.tvdb_id) ?? null,
