@@ -4,7 +4,13 @@
 import { loadConfigOrExit } from './config.ts';
 import { openDatabase, migrate } from './core/db/orm.ts';
 import { createLogger } from './core/log.ts';
+import { ApiError } from './core/errors.ts';
+import { appActivateCommand } from './cli/app-activate.ts';
+import { appCreateCommand } from './cli/app-create.ts';
+import { appDeactivateCommand } from './cli/app-deactivate.ts';
+import { appRotateSecretCommand } from './cli/app-rotate-secret.ts';
 import { catalogImportCommand } from './cli/catalog-import.ts';
+import { userCreateCommand } from './cli/user-create.ts';
 import { UsageError, type Command } from './cli/command.ts';
 
 const commands: Record<string, Command> = {
@@ -13,6 +19,11 @@ const commands: Record<string, Command> = {
     run: async (db) => ({ applied: await migrate(db.orm) }),
   },
   'catalog:import': catalogImportCommand,
+  'user:create': userCreateCommand,
+  'app:create': appCreateCommand,
+  'app:activate': appActivateCommand,
+  'app:deactivate': appDeactivateCommand,
+  'app:rotate-secret': appRotateSecretCommand,
 };
 
 function usage(): string {
@@ -43,7 +54,9 @@ async function main(argv: string[]): Promise<number> {
       process.stderr.write(`${err.message}\nusage: npm run --silent admin -- ${command.usage}\n`);
       return 2;
     }
-    process.stderr.write(`${name} failed: ${(err as Error).message}\n`);
+    // One line; an ApiError also names its machine code (e.g. conflict, not_found) for scripts.
+    const code = err instanceof ApiError ? `${err.code}: ` : '';
+    process.stderr.write(`${name} failed: ${code}${(err as Error).message}\n`);
     return 1;
   } finally {
     await db.close();

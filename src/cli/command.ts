@@ -21,3 +21,16 @@ export function parseOptions<T extends ParseArgsOptionsConfig>(argv: string[], o
     throw new UsageError((err as Error).message);
   }
 }
+
+/** The one positional argument a command takes (e.g. a client id); anything else is a usage mistake. */
+export function onePositional(positionals: string[], name: string): string {
+  const [value, ...extra] = positionals;
+  if (!value) throw new UsageError(`${name} is required`);
+  if (extra.length) throw new UsageError(`unexpected argument: ${extra[0]}`);
+  return value;
+}
+
+/** For commands that take options only. */
+export function noPositionals(positionals: string[]): void {
+  if (positionals.length) throw new UsageError(`unexpected argument: ${positionals[0]}`);
+}

@@ -1,0 +1,13 @@
+// `app:deactivate CLIENT_ID` -> {"client_id","active":false}. The app gets no new tokens and the ones it
+// holds stop working (the OAuth layer reads the flag).
+import { setAppActive } from '../core/apps/service.ts';
+import { onePositional, parseOptions, type Command } from './command.ts';
+
+export const appDeactivateCommand: Command = {
+  usage: 'app:deactivate CLIENT_ID',
+  async run(db, { argv }) {
+    const clientId = onePositional(parseOptions(argv, {}).positionals, 'CLIENT_ID');
+    const app = await setAppActive(db.orm.em.fork(), clientId, false);
+    return { client_id: app.client_id, active: app.active };
+  },
+};

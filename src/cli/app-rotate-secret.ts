@@ -1,0 +1,12 @@
+// `app:rotate-secret CLIENT_ID` -> {"client_id","client_secret"}. The old secret stops working at once;
+// the new one is shown only here.
+import { rotateSecret } from '../core/apps/service.ts';
+import { onePositional, parseOptions, type Command } from './command.ts';
+
+export const appRotateSecretCommand: Command = {
+  usage: 'app:rotate-secret CLIENT_ID',
+  async run(db, { argv }) {
+    const clientId = onePositional(parseOptions(argv, {}).positionals, 'CLIENT_ID');
+    return { client_id: clientId, client_secret: await rotateSecret(db.orm.em.fork(), clientId) };
+  },
+};

@@ -1,0 +1,58 @@
+// What a username, display name, avatar URL and password may be. Each check returns the value to store
+// or throws ApiError('invalid_request') saying what is wrong, in words an operator or a sign-up page can show.
+import { invalidRequest } from '../errors.ts';
+
+// Letters, digits, `_`, `.`, `-`: safe in URLs and @mentions without escaping. The migration's check
+// constraint holds the same pattern.
+const USERNAME = /^[A-Za-z0-9_.-]{3,32}$/;
+export const PASSWORD_MIN = 8;
+export const PASSWORD_MAX = 256;
+const DISPLAY_NAME_MAX = 64;
+const AVATAR_URL_MAX = 2048;
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+export function checkUsername(value: unknown): string {
+  if (typeof value !== 'string' || !USERNAME.test(value)) {
+    throw invalidRequest('username must be 3 to 32 characters of letters, digits, "_", "." or "-"');
+  }
+  return value;
+}
+
+/**
+ * Passwords are normalised to NFKC (NIST SP 800-63B) so the same password typed on another keyboard or
+ * system still matches, then counted in characters (code points), not bytes. Any character may be used;
+ * there are no composition rules, only the length.
+ */
+export function normalizePassword(value: string): string {
+  return value.normalize('NFKC');
+}
+
+export function checkPassword(value: unknown): string {
+  if (typeof value !== 'string') throw invalidRequest('password is required');
+  const normalized = normalizePassword(value);
+  const length = [...normalized].length;
+  if (length < PASSWORD_MIN || length > PASSWORD_MAX) {
+    throw invalidRequest(`password must be ${PASSWORD_MIN} to ${PASSWORD_MAX} characters`);
+  }
+  return normalized;
+}
+
+/** Defaults to the username; trimmed; 1 to 64 characters without control characters. */
+export function checkDisplayName(value: unknown, username: string): string {
+  if (value === undefined || value === null) return username;
+  const trimmed = typeof value === 'string' ? value.trim() : '';
+  if (!trimmed || [...trimmed].length > DISPLAY_NAME_MAX || CONTROL.test(trimmed)) {
+    throw invalidRequest(`display name must be 1 to ${DISPLAY_NAME_MAX} characters without control characters`);
+  }
+  return trimmed;
+}
+
+/** An absolute https URL (clients load it as an image on secure pages), at most 2048 characters. */
+export function checkAvatarUrl(value: unknown): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value === 'string' && value.length <= AVATAR_URL_MAX && URL.canParse(value) && new URL(value).protocol === 'https:') {
+    return value;
+  }
+  throw invalidRequest(`avatar URL must be an absolute https URL of at most ${AVATAR_URL_MAX} characters`);
+}
