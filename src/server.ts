@@ -8,6 +8,7 @@ import { catalogSize } from './core/catalog/service.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
+import { createOAuth } from './oauth/index.ts';
 
 export type RunningServer = {
   url: string;
@@ -27,7 +28,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
       await importDemoCatalog(db.orm.em.fork(), log);
     }
-    const app = createApp({ orm: db.orm, config, log, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const oauth = await createOAuth({ orm: db.orm, config, log });
+    const app = createApp({ orm: db.orm, config, log, oauth, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
     // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
     server.requestTimeout = 30_000;

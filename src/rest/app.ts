@@ -25,8 +25,8 @@ export type AppDeps = {
   config: Config;
   log: Logger;
   catalogCache: CatalogCache;
-  /** Resolves the bearer token of a platform request into req.actor (OAuth). */
-  authenticate?: RequestHandler;
+  /** The authorization server: its routes, and bearer authentication of platform requests. */
+  oauth?: { router: RequestHandler; authenticate: RequestHandler };
   /** Checks and spends every rate-limit bucket that applies, and sets the headers. */
   rateLimit?: RequestHandler;
 };
@@ -43,7 +43,8 @@ export function createApp(deps: AppDeps): Express {
   // 1. request id, 2. access log, 3. CORS, 4. body (limits, deadline, parse)
   app.use(requestId, accessLog(log), cors, readBody);
   // 5. authentication and 6. rate limits (OAuth and rate-limit modules)
-  app.use(deps.authenticate ?? pass, deps.rateLimit ?? pass);
+  app.use(deps.oauth?.authenticate ?? pass, deps.rateLimit ?? pass);
+  if (deps.oauth) app.use(deps.oauth.router);
 
   app.use(health(deps.orm));
   app.use(docsPage());

@@ -15,13 +15,18 @@ export function errorBody(req: Request, err: ApiError): Record<string, unknown> 
   return { error: err.code, message: err.message, request_id: req.id ?? null, ...err.extra };
 }
 
+/** Headers an error status carries with it (RFC 6750 for 401, Retry-After for 429). */
+export function errorHeaders(res: Response, err: ApiError): void {
+  if (err.status === 429 && err.extra?.retry_after !== undefined) res.setHeader('Retry-After', String(err.extra.retry_after));
+  if (err.code === 'invalid_token') res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
+  if (err.code === 'insufficient_scope') res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${String(err.extra?.required_scope ?? '')}"`);
+}
+
 export function sendError(req: Request, res: Response, err: ApiError): void {
   if (res.headersSent) {
     res.destroy();
     return;
   }
-  if (err.status === 429 && err.extra?.retry_after !== undefined) {
-    res.setHeader('Retry-After', String(err.extra.retry_after));
-  }
+  errorHeaders(res, err);
   res.status(err.status).type('application/json').send(JSON.stringify(errorBody(req, err)));
 }

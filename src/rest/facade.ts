@@ -10,7 +10,7 @@ import type { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
 import type { Context, Meta } from '../rpc/trpc.ts';
-import { errorBody } from './envelope.ts';
+import { errorBody, errorHeaders } from './envelope.ts';
 
 export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache };
 
@@ -69,7 +69,7 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
       if (c?.ctx?.response.route) req.route_label = c.ctx.response.route;
       if (c?.error) {
         res.statusCode = c.error.status;
-        if (c.error.status === 429 && c.error.extra?.retry_after !== undefined) res.setHeader('Retry-After', String(c.error.extra.retry_after));
+        errorHeaders(res, c.error);
         return end(JSON.stringify(errorBody(req, c.error)));
       }
       return end(...args);

@@ -1,6 +1,7 @@
 // The routers of the two API surfaces, and the combined router first-party clients call at /trpc.
 // `AppRouter` is exported so a TypeScript client gets typed calls (createTRPCClient<AppRouter>).
 import { catalogRouter } from './routers/catalog.ts';
+import { meRouter } from './routers/me.ts';
 import { router } from './trpc.ts';
 
 /** Served at /api/public/v1 (no authentication). */
@@ -8,8 +9,10 @@ export const publicRouter = router({
   catalog: catalogRouter,
 });
 
-/** Served at /api/platform/v1 (bearer tokens; procedures arrive with the OAuth and library modules). */
-export const platformRouter = router({});
+/** Served at /api/platform/v1 (bearer tokens with the scope each procedure declares). */
+export const platformRouter = router({
+  me: meRouter,
+});
 
 export const appRouter = router({
   public: publicRouter,

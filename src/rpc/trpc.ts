@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import type { Actor } from '../core/actor.ts';
 import type { CatalogCache } from '../core/catalog/cache.ts';
+import type { Scope } from '../core/apps/scopes.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError, toTrpcError } from './errors.ts';
@@ -50,3 +51,17 @@ const base = t.procedure.use(async ({ next }) => {
 
 /** Unauthenticated procedures of the public API. */
 export const publicProcedure = base;
+
+/**
+ * Platform procedures: a bearer token is required (401 `invalid_token`) and it must hold `scope`
+ * (403 `insufficient_scope` naming it in `required_scope`).
+ */
+export function platformProcedure(scope: Scope) {
+  return base.meta({ scope }).use(({ ctx, next }) => {
+    if (!ctx.actor) throw toTrpcError(new ApiError('invalid_token', 'A bearer access token is required'));
+    if (!ctx.actor.scopes.has(scope)) {
+      throw toTrpcError(new ApiError('insufficient_scope', `This call needs the ${scope} scope`, { required_scope: scope }));
+    }
+    return next({ ctx: { ...ctx, actor: ctx.actor } });
+  });
+}

@@ -1,0 +1,27 @@
+// The resource server's side: a bearer token on a platform request resolves to the acting user and
+// app. A token is accepted only while it is unexpired, its grant stands (revoking an app or reusing a
+// refresh token deletes the grant's tokens) and its app is active (deactivation stops it at once).
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type Provider from 'oidc-provider';
+import type { Actor } from '../core/actor.ts';
+import { findApp } from '../core/apps/service.ts';
+
+export async function actorForToken(provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
+  if (!token || token.length > 512) return null;
+  const at = await provider.AccessToken.find(token);
+  if (!at || !at.accountId || !at.clientId || at.isExpired) return null;
+  const app = await findApp(orm.em.fork(), at.clientId);
+  if (!app || !app.active) return null;
+  return {
+    userId: at.accountId,
+    clientId: app.client_id,
+    scopes: new Set(String(at.scope ?? '').split(' ').filter(Boolean)),
+    official: app.official,
+  };
+}
+
+/** The token of an `Authorization: Bearer ...` header; undefined when there is none. */
+export function bearerToken(header: string | undefined): string | undefined {
+  const m = header ? /^Bearer\s+(\S+)\s*$/i.exec(header) : null;
+  return m?.[1];
+}

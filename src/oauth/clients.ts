@@ -1,0 +1,27 @@
+// Apps as the provider sees them (OAuth client metadata). Inactive apps are not clients at all: the
+// provider then refuses them, and the shims answer `unauthorized_client` before it is asked.
+import type { App } from '../core/apps/service.ts';
+
+function isNative(uri: string): boolean {
+  const u = new URL(uri);
+  return (u.protocol !== 'https:' && u.protocol !== 'http:') || ['localhost', '127.0.0.1', '[::1]'].includes(u.hostname);
+}
+
+export function clientMetadata(app: App): Record<string, unknown> | undefined {
+  if (!app.active) return undefined;
+  return {
+    client_id: app.client_id,
+    client_name: app.name,
+    redirect_uris: app.redirect_uris,
+    // Loopback and private-use redirect URIs are native apps' (RFC 8252); the provider checks them so.
+    application_type: app.redirect_uris.some(isNative) ? 'native' : 'web',
+    grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+    response_types: ['code'],
+    scope: app.allowed_scopes.join(' '),
+    // Confidential apps send the secret in the body (the spec's JSON shims) or with HTTP Basic.
+    token_endpoint_auth_method: app.confidential ? 'client_secret_post' : 'none',
+    // The stored argon2id hash; the provider's comparison is replaced to verify against it.
+    ...(app.confidential && app.client_secret_hash ? { client_secret: app.client_secret_hash } : {}),
+    id_token_signed_response_alg: 'ES256',
+  };
+}

@@ -1,0 +1,74 @@
+// The OAuth module as the HTTP app mounts it: the provider with our storage, pages and response
+// shapes; the routes in front of it; and bearer authentication for the platform API.
+import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type Provider from 'oidc-provider';
+import type { Config } from '../config.ts';
+import { findUserById } from '../core/accounts/service.ts';
+import { findApp } from '../core/apps/service.ts';
+import { ApiError } from '../core/errors.ts';
+import type { Logger } from '../core/log.ts';
+import { PLATFORM_BASE } from '../rest/envelope.ts';
+import { authorizeCheck } from './authorize-check.ts';
+import { actorForToken, bearerToken } from './bearer.ts';
+import { clientMetadata } from './clients.ts';
+import { interactionRoutes } from './interactions.ts';
+import { providerKeys } from './keys.ts';
+import { createProvider } from './provider.ts';
+import { shapeResponses } from './shape.ts';
+import { endpointShims } from './shims.ts';
+import { OAUTH_ROUTES } from './routes.ts';
+import { verifySecret } from '../core/security/argon2.ts';
+
+export type OAuth = { provider: Provider; router: Router; authenticate: RequestHandler };
+
+const PROVIDER_PATHS = new Set<string>(['/.well-known/oauth-authorization-server', ...Object.values(OAUTH_ROUTES)]);
+
+function isProviderPath(path: string): boolean {
+  // The resume step of an authorization lives below the authorization path.
+  return PROVIDER_PATHS.has(path) || path.startsWith(`${OAUTH_ROUTES.authorization}/`);
+}
+
+export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Logger }): Promise<OAuth> {
+  const { orm } = deps;
+  const provider = await createProvider({
+    ...deps,
+    findClient: async (clientId) => {
+      const app = await findApp(orm.em.fork(), clientId);
+      return app ? clientMetadata(app) : undefined;
+    },
+    accountExists: async (id) => Boolean(await findUserById(orm.em.fork(), id)),
+  });
+  // Client secrets are stored as argon2id hashes: compare by verifying, never by equality.
+  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
+    return Boolean(this.clientSecret && actual) && verifySecret(this.clientSecret!, actual);
+  };
+  shapeResponses(provider, orm);
+  const callback = provider.callback() as (req: Request, res: Response) => void;
+  const { cookieKeys } = await providerKeys(orm);
+
+  const router = express.Router();
+  // Plain OAuth 2.0: no OpenID Connect discovery document.
+  router.get('/.well-known/openid-configuration', (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
+  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]! }));
+  router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm));
+  router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm));
+  router.use(endpointShims(orm, callback));
+  router.use((req: Request, res: Response, next: NextFunction) => (isProviderPath(req.path) ? callback(req, res) : next()));
+
+  const authenticate: RequestHandler = async (req, _res, next) => {
+    try {
+      const onPlatform = req.path.startsWith(`${PLATFORM_BASE}/`) || req.path.startsWith('/trpc/');
+      const header = req.headers.authorization;
+      if (!onPlatform || isProviderPath(req.path) || !header || header.startsWith('Basic ')) return next();
+      const token = bearerToken(header);
+      const actor = token ? await actorForToken(provider, orm, token) : null;
+      if (!actor) return next(new ApiError('invalid_token', 'The access token is missing, invalid, expired or revoked'));
+      req.actor = actor;
+      next();
+    } catch (err) {
+      next(err);
+    }
+  };
+  return { provider, router, authenticate };
+}

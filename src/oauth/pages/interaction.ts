@@ -1,0 +1,43 @@
+// Sign-in and consent pages of an authorization in progress (code flow and device flow alike).
+import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
+import { errorBox, escapeHtml, page } from './layout.ts';
+
+const hidden = (name: string, value: unknown) =>
+  value === undefined || value === null ? '' : `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+
+export function signInPage(opts: { action: string; csrf: string; appName: string; username?: string; error?: string }): string {
+  return page(
+    'Sign in',
+    `${errorBox(opts.error)}<p>Sign in to continue to <strong>${escapeHtml(opts.appName)}</strong>.</p>
+     <form method="post" action="${escapeHtml(opts.action)}">
+       ${hidden('csrf', opts.csrf)}
+       <label for="username">Username</label>
+       <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(opts.username ?? '')}">
+       <label for="password">Password</label>
+       <input id="password" name="password" type="password" autocomplete="current-password" required>
+       <button type="submit" class="primary">Sign in</button>
+     </form>`,
+  );
+}
+
+export type ConsentForm = { action: string; fields: Record<string, unknown> };
+
+export function consentPage(opts: { appName: string; username: string; scopes: string[]; form: ConsentForm }): string {
+  const items = opts.scopes
+    .map((s) => `<li><strong>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</strong> <small>(${escapeHtml(s)})</small></li>`)
+    .join('');
+  const fields = Object.entries(opts.form.fields).map(([k, v]) => hidden(k, v)).join('');
+  return page(
+    'Allow access?',
+    `<p><strong>${escapeHtml(opts.appName)}</strong> wants to act for <strong>${escapeHtml(opts.username)}</strong> and be able to:</p>
+     <ul class="scopes">${items}</ul>
+     <p><small>You can revoke this at any time from your connected apps.</small></p>
+     <form method="post" action="${escapeHtml(opts.form.action)}">
+       ${fields}
+       <div class="actions">
+         <button type="submit" class="primary" name="decision" value="approve">Allow</button>
+         <button type="submit" class="secondary" name="decision" value="deny">Deny</button>
+       </div>
+     </form>`,
+  );
+}

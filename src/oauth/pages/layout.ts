@@ -1,0 +1,52 @@
+// The frame of every OAuth page: server-rendered, no external assets, readable on a phone and across a
+// room on a TV, and never framed by another site (clickjacking).
+export const PAGE_HEADERS: Record<string, string> = {
+  'Content-Type': 'text/html; charset=utf-8',
+  'X-Frame-Options': 'DENY',
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
+  'Cache-Control': 'no-store',
+  'Referrer-Policy': 'no-referrer',
+};
+
+const STYLE = `
+*{box-sizing:border-box}
+body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330}
+main{max-width:34rem;margin:0 auto;padding:2rem 1.25rem}
+h1{font-size:1.6rem;margin:0 0 1rem}
+.card{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
+label{display:block;font-weight:600;margin:1rem 0 .35rem}
+input[type=text],input[type=password]{width:100%;font-size:1.1rem;padding:.7rem .8rem;border:1px solid #9aa3b2;border-radius:8px}
+input.code{text-transform:uppercase;letter-spacing:.2em;text-align:center;font-size:1.6rem}
+button{font-size:1.1rem;padding:.75rem 1.4rem;border-radius:8px;border:0;cursor:pointer;margin-top:1.25rem}
+button.primary{background:#2456d6;color:#fff}
+button.secondary{background:#e4e7ee;color:#1d2330}
+.actions{display:flex;gap:.75rem;flex-wrap:wrap}
+.error{background:#fde8e8;color:#8a1c1c;padding:.75rem 1rem;border-radius:8px;margin-bottom:1rem}
+ul.scopes{padding-left:1.2rem}
+ul.scopes li{margin:.35rem 0}
+code.user-code{font-size:2rem;letter-spacing:.15em}
+table{width:100%;border-collapse:collapse}
+th,td{text-align:left;padding:.5rem .25rem;border-bottom:1px solid #e4e7ee;vertical-align:top}
+@media (min-width:1600px){body{font-size:26px}main{max-width:52rem}}
+`;
+
+export function escapeHtml(value: unknown): string {
+  return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+export function page(title: string, body: string): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)} · Media Tracker</title>
+<style>${STYLE}</style>
+</head>
+<body><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body>
+</html>`;
+}
+
+export function errorBox(message: string | undefined): string {
+  return message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : '';
+}

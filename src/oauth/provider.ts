@@ -1,0 +1,83 @@
+// The authorization server: node oidc-provider configured as DESIGN §4 describes. Plain OAuth 2.0 (no
+// OpenID Connect: no userinfo, logout or dev interactions), the spec's 16 scopes, PKCE S256 for every
+// client, rotating refresh tokens, and the device flow. Clients are the apps of the `app` table.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
+import type { Config } from '../config.ts';
+import { SCOPES } from '../core/apps/scopes.ts';
+import type { Logger } from '../core/log.ts';
+import { createAdapterClass } from './adapter.ts';
+import { providerKeys } from './keys.ts';
+import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
+import { devicePages } from './pages/device.ts';
+import { renderErrorPage } from './pages/error.ts';
+
+export const ACCESS_TOKEN_TTL = 60 * 60;
+export const REFRESH_TOKEN_TTL = 30 * 24 * 60 * 60;
+export const GRANT_TTL = 365 * 24 * 60 * 60;
+export const DEVICE_CODE_TTL = 10 * 60;
+
+export type ProviderDeps = {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+  /** Client metadata of an active app, or undefined for an unknown or inactive one. */
+  findClient(clientId: string): Promise<Record<string, unknown> | undefined>;
+  accountExists(accountId: string): Promise<boolean>;
+};
+
+export async function createProvider(deps: ProviderDeps): Promise<Provider> {
+  const keys = await providerKeys(deps.orm);
+  const configuration: Configuration = {
+    adapter: createAdapterClass(deps.orm, deps.findClient),
+    clients: [],
+    async findAccount(_ctx, sub) {
+      if (!(await deps.accountExists(sub))) return undefined;
+      return { accountId: sub, claims: async () => ({ sub }) };
+    },
+    scopes: [...SCOPES],
+    claims: { openid: ['sub'] },
+    responseTypes: ['code'],
+    pkce: { required: () => true },
+    routes: OAUTH_ROUTES,
+    features: {
+      devInteractions: { enabled: false },
+      userinfo: { enabled: false },
+      rpInitiatedLogout: { enabled: false },
+      introspection: { enabled: false },
+      revocation: { enabled: true },
+      deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', ...devicePages },
+    },
+    ttl: {
+      AccessToken: ACCESS_TOKEN_TTL,
+      AuthorizationCode: 60,
+      DeviceCode: DEVICE_CODE_TTL,
+      RefreshToken: REFRESH_TOKEN_TTL,
+      Grant: GRANT_TTL,
+      Interaction: 60 * 60,
+      Session: 14 * 24 * 60 * 60,
+    },
+    // Every grant gets a refresh token, without `offline_access`, and it outlives the browser session.
+    issueRefreshToken: async () => true,
+    expiresWithSession: async () => false,
+    rotateRefreshToken: true,
+    allowOmittingSingleRegisteredRedirectUri: false,
+    clientDefaults: {
+      grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
+      response_types: ['code'],
+      token_endpoint_auth_method: 'none',
+      id_token_signed_response_alg: 'ES256',
+    },
+    clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_BASE}/${interaction.uid}` },
+    cookies: {
+      keys: keys.cookieKeys,
+      long: { httpOnly: true, sameSite: 'lax', signed: true, secure: deps.config.baseUrl.startsWith('https:') },
+      short: { httpOnly: true, sameSite: 'lax', signed: true, secure: deps.config.baseUrl.startsWith('https:') },
+    },
+    jwks: { keys: [keys.signingKey as never] },
+    renderError: renderErrorPage,
+  };
+  const provider = new Provider(deps.config.baseUrl, configuration);
+  return provider;
+}

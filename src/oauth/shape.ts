@@ -1,0 +1,90 @@
+// Shapes the provider's answers into the spec's, in one provider middleware: errors in the envelope,
+// `token_type` bearer with `refresh_expires_in` (and `username` on device tokens), the device code
+// response with `verification_uri_qr`, device polling errors as `expired`, `scope` on the
+// authorization redirect, and RFC 8414 metadata without OpenID Connect's fields.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type Provider from 'oidc-provider';
+import type { KoaContextWithOIDC } from 'oidc-provider';
+import QRCode from 'qrcode';
+import { findUserById } from '../core/accounts/service.ts';
+import { SCOPES } from '../core/apps/scopes.ts';
+import { REFRESH_TOKEN_TTL } from './provider.ts';
+
+const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
+
+/** OpenID Connect metadata a plain OAuth 2.0 server should not announce. */
+const OIDC_ONLY = [
+  'claims_supported', 'claim_types_supported', 'claims_parameter_supported', 'id_token_signing_alg_values_supported',
+  'subject_types_supported', 'request_parameter_supported', 'request_uri_parameter_supported', 'require_request_uri_registration',
+  'userinfo_endpoint', 'end_session_endpoint', 'jwks_uri', 'authorization_response_iss_parameter_supported',
+  'dpop_signing_alg_values_supported', 'response_modes_supported',
+];
+
+type Body = Record<string, unknown>;
+
+function shapeError(ctx: KoaContextWithOIDC, body: Body) {
+  let code = String(body.error);
+  const params = ctx.oidc?.params as Record<string, unknown> | undefined;
+  // Device polling: an expired, unknown or used device code is `expired` (spec's state table).
+  if (params?.grant_type === DEVICE_GRANT && (code === 'expired_token' || code === 'invalid_grant')) code = 'expired';
+  const message = typeof body.error_description === 'string' ? body.error_description : code;
+  ctx.body = { error: code, message, request_id: (ctx.req as { id?: string }).id ?? null };
+}
+
+async function shapeToken(ctx: KoaContextWithOIDC, body: Body, orm: MikroORM) {
+  body.token_type = 'bearer';
+  if (typeof body.refresh_token === 'string') {
+    // The grant's lifetime caps the whole chain of refresh tokens.
+    const grantExp = (ctx.oidc.entities.Grant as { exp?: number } | undefined)?.exp;
+    const grantLeft = grantExp ? grantExp - Math.floor(Date.now() / 1000) : REFRESH_TOKEN_TTL;
+    body.refresh_expires_in = Math.max(0, Math.min(REFRESH_TOKEN_TTL, grantLeft));
+  }
+  if ((ctx.oidc.params as Body | undefined)?.grant_type === DEVICE_GRANT) {
+    const accountId = (ctx.oidc.entities.Grant as { accountId?: string } | undefined)?.accountId;
+    const user = accountId ? await findUserById(orm.em.fork(), accountId) : null;
+    body.username = user?.username ?? null;
+  }
+}
+
+/** Adds the granted scope to a redirect carrying an authorization code. */
+function addScopeToRedirect(ctx: KoaContextWithOIDC) {
+  const location = ctx.response.get('Location');
+  const code = ctx.oidc?.entities?.AuthorizationCode as { scope?: string } | undefined;
+  if (!location || !code?.scope) return;
+  const url = new URL(location);
+  if (!url.searchParams.has('code') || url.searchParams.has('scope')) return;
+  url.searchParams.set('scope', code.scope);
+  ctx.redirect(url.toString());
+  ctx.status = 302;
+}
+
+export function shapeResponses(provider: Provider, orm: MikroORM): void {
+  provider.use(async (koa, next) => {
+    await next();
+    const ctx = koa as KoaContextWithOIDC;
+    // No page of the authorization server may be framed by another site.
+    if (ctx.response.is('html')) {
+      ctx.set('X-Frame-Options', 'DENY');
+      if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
+    }
+    const body = ctx.body as Body | undefined;
+    const route = ctx.oidc?.route;
+    if (ctx.status >= 300 && ctx.status < 400 && (route === 'resume' || route === 'authorization')) {
+      addScopeToRedirect(ctx);
+      return;
+    }
+    if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return;
+    if (ctx.status >= 400 && 'error' in body) return shapeError(ctx, body);
+    if (route === 'token' && typeof body.access_token === 'string') return shapeToken(ctx, body, orm);
+    if (route === 'device_authorization' && typeof body.verification_uri_complete === 'string') {
+      body.scope = String((ctx.oidc.params as Body).scope ?? '');
+      body.verification_uri_qr = await QRCode.toDataURL(body.verification_uri_complete, { errorCorrectionLevel: 'M', margin: 1 });
+      return;
+    }
+    if (route === 'discovery') {
+      for (const key of OIDC_ONLY) delete body[key];
+      body.scopes_supported = [...SCOPES];
+      body.code_challenge_methods_supported = ['S256'];
+    }
+  });
+}

@@ -1,0 +1,90 @@
+// In front of the provider's endpoints: JSON bodies (the spec accepts JSON or form) become the form
+// the provider reads; `/auth/device/token` and `/auth/refresh` become token requests with their grant
+// type; unknown or inactive apps get `unauthorized_client`; and the raw `scope` is checked against
+// the app's allowed scopes (the provider silently drops scopes it does not know), an omitted one
+// meaning all of them.
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { findApp, type App } from '../core/apps/service.ts';
+import { isScope } from '../core/apps/scopes.ts';
+import { ApiError } from '../core/errors.ts';
+import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from './routes.ts';
+
+type Handler = (req: Request, res: Response) => void;
+
+const GRANT_OF: Record<string, string> = {
+  [DEVICE_TOKEN_PATH]: 'urn:ietf:params:oauth:grant-type:device_code',
+  [REFRESH_PATH]: 'refresh_token',
+};
+const REQUIRED: Record<string, string[]> = {
+  [DEVICE_TOKEN_PATH]: ['client_id', 'device_code'],
+  [REFRESH_PATH]: ['client_id', 'refresh_token'],
+  [OAUTH_ROUTES.device_authorization]: ['client_id'],
+};
+
+/** The body as the string map the provider's form parser would have made. */
+function formOf(body: unknown): Record<string, string> {
+  if (body === undefined) return {};
+  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_request', 'The body must be a JSON object or a form');
+  const form: Record<string, string> = {};
+  for (const [key, value] of Object.entries(body)) {
+    if (value === null || value === undefined) continue;
+    if (typeof value === 'string') form[key] = value;
+    else if (typeof value === 'number' || typeof value === 'boolean') form[key] = String(value);
+    else throw new ApiError('invalid_request', `${key} must be a string`);
+  }
+  return form;
+}
+
+/** client_id from the body, or from HTTP Basic credentials. */
+function clientIdOf(req: Request, form: Record<string, string>): string | undefined {
+  if (form.client_id) return form.client_id;
+  const auth = req.headers.authorization;
+  if (auth?.startsWith('Basic ')) {
+    const decoded = Buffer.from(auth.slice(6), 'base64').toString('utf8');
+    const id = decoded.split(':')[0];
+    return id ? decodeURIComponent(id) : undefined;
+  }
+  return undefined;
+}
+
+/** The scope to ask the provider for: the request's, checked, or the app's allowed scopes when omitted. */
+export function checkedScope(app: App, raw: string | undefined): string {
+  if (raw === undefined || raw.trim() === '') return app.allowed_scopes.join(' ');
+  const wanted = raw.split(' ').filter(Boolean);
+  const refused = wanted.filter((s) => !isScope(s) || !app.allowed_scopes.includes(s));
+  if (refused.length) throw new ApiError('invalid_scope', `Scope not allowed for this app: ${refused.join(' ')}`);
+  return [...new Set(wanted)].join(' ');
+}
+
+export async function activeApp(orm: MikroORM, clientId: string | undefined): Promise<App> {
+  const app = clientId ? await findApp(orm.em.fork(), clientId) : null;
+  if (!app || !app.active) throw new ApiError('unauthorized_client', clientId ? 'The app is unknown or inactive' : 'client_id is required');
+  return app;
+}
+
+export function endpointShims(orm: MikroORM, provider: Handler): Router {
+  const r = express.Router();
+  const paths = [OAUTH_ROUTES.token, OAUTH_ROUTES.device_authorization, DEVICE_TOKEN_PATH, REFRESH_PATH, OAUTH_ROUTES.revocation];
+  r.post(paths, async (req: Request, res: Response, next: NextFunction) => {
+    try {
+      const form = formOf(req.body);
+      for (const field of REQUIRED[req.path] ?? []) {
+        if (!form[field]) throw new ApiError('invalid_request', `${field} is required`);
+      }
+      const grantType = GRANT_OF[req.path];
+      if (grantType) form.grant_type = grantType;
+      if (req.path !== OAUTH_ROUTES.revocation) {
+        const app = await activeApp(orm, clientIdOf(req, form));
+        if (req.path === OAUTH_ROUTES.device_authorization) form.scope = checkedScope(app, form.scope);
+      }
+      req.headers['content-type'] = 'application/x-www-form-urlencoded';
+      req.body = form;
+      if (grantType) req.url = OAUTH_ROUTES.token;
+      provider(req, res);
+    } catch (err) {
+      next(err);
+    }
+  });
+  return r;
+}
