@@ -25,8 +25,8 @@ export type OAuth = { provider: Provider; router: Router; authenticate: RequestH
 const PROVIDER_PATHS = new Set<string>(['/.well-known/oauth-authorization-server', ...Object.values(OAUTH_ROUTES)]);
 
 function isProviderPath(path: string): boolean {
-  // The resume step of an authorization lives below the authorization path.
-  return PROVIDER_PATHS.has(path) || path.startsWith(`${OAUTH_ROUTES.authorization}/`);
+  // The resume steps of an authorization and of a device confirmation live below their paths.
+  return PROVIDER_PATHS.has(path) || path.startsWith(`${OAUTH_ROUTES.authorization}/`) || path.startsWith(`${OAUTH_ROUTES.code_verification}/`);
 }
 
 export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Logger }): Promise<OAuth> {
