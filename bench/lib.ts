@@ -58,7 +58,7 @@ export type Service = { url: string; child: ChildProcess; stop(): Promise<void> 
 export async function startService(env: Record<string, string>): Promise<Service> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_CATALOG: 'off', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

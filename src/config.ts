@@ -39,7 +39,7 @@ const schema = z.object({
   REDIS_URL: redisUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   IMAGE_BASE_URL: httpUrl.default('https://image.tmdb.org/t/p'),
-  DEMO_CATALOG: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
+  DEMO_DATA: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
   CATALOG_CACHE_SECONDS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(86_400, 'must be at most 86400').default(60),
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
@@ -57,7 +57,7 @@ export type Config = {
   redisUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
   imageBaseUrl: string;
-  demoCatalog: 'auto' | 'off';
+  demoData: 'auto' | 'off';
   /** How long public catalog answers are cached in memory (0: not cached). */
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
@@ -99,7 +99,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     redisUrl: c.REDIS_URL,
     logLevel: c.LOG_LEVEL,
     imageBaseUrl: c.IMAGE_BASE_URL.replace(/\/+$/, ''),
-    demoCatalog: c.DEMO_CATALOG,
+    demoData: c.DEMO_DATA,
     catalogCacheSeconds: c.CATALOG_CACHE_SECONDS,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),

@@ -9,6 +9,7 @@ import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { createOAuth } from './oauth/index.ts';
+import { createDemoAccount, hasUsers } from './demo.ts';
 
 export type RunningServer = {
   url: string;
@@ -22,11 +23,17 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   try {
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
-    if (db.mode === 'embedded' && config.demoCatalog === 'auto' && (await catalogSize(db.orm.em.fork())) === 0) {
+    if (db.mode === 'embedded' && config.demoData === 'auto' && (await catalogSize(db.orm.em.fork())) === 0) {
       log.info('empty embedded catalog: importing the demo catalog');
       // Loaded only here: the importer and its data sources are not needed on later starts.
       const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
       await importDemoCatalog(db.orm.em.fork(), log);
+    }
+    if (db.mode === 'embedded' && config.demoData === 'auto' && !(await hasUsers(db.orm.em.fork()))) {
+      const demo = await createDemoAccount(db.orm.em.fork(), config.baseUrl);
+      log.info({ username: demo.username, client_id: demo.clientId }, 'demo user and app created');
+      // For the person at the terminal (stdout carries JSON log lines).
+      process.stderr.write(demo.instructions);
     }
     const oauth = await createOAuth({ orm: db.orm, config, log });
     const app = createApp({ orm: db.orm, config, log, oauth, catalogCache: createCatalogCache(config.catalogCacheSeconds) });

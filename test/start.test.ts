@@ -13,12 +13,12 @@ const main = path.resolve(import.meta.dirname, '../src/main.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-start-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-type Started = { child: ChildProcess; url: string; logs: Array<Record<string, unknown>> };
+type Started = { child: ChildProcess; url: string; logs: Array<Record<string, unknown>>; stderr: () => string };
 
 async function start(): Promise<Started> {
   const port = 30_000 + Math.floor(Math.random() * 20_000);
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
-  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BASE_URL', 'DEMO_CATALOG']) delete env[name];
+  for (const name of ['DATABASE_URL', 'REDIS_URL', 'BASE_URL', 'DEMO_DATA']) delete env[name];
   const child = spawn(process.execPath, [main], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: Array<Record<string, unknown>> = [];
   let buffer = '';
@@ -28,10 +28,12 @@ async function start(): Promise<Started> {
     buffer = lines.pop() ?? '';
     for (const line of lines) if (line) logs.push(JSON.parse(line));
   });
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-    if (logs.some((l) => l.msg === 'listening')) return { child, url, logs };
+    if (logs.some((l) => l.msg === 'listening')) return { child, url, logs, stderr: () => stderr };
     await new Promise((r) => setTimeout(r, 100));
   }
 }
@@ -58,6 +60,16 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
       const imported = s.logs.find((l) => l.msg === 'demo catalog imported') as { results: Array<{ source: string; titles: number }> } | undefined;
       expect(imported?.results.map((r) => r.source)).toEqual(['movies_dataset', 'anime_data', 'synthetic']);
       expect(imported!.results.reduce((n, r) => n + r.titles, 0)).toBeGreaterThan(40_000);
+      // The demo user and app, and how to try the device flow with them.
+      const clientId = /Demo app \(public client\): (app_\S+)/.exec(s.stderr())?.[1];
+      expect(s.stderr()).toMatch(/Demo account: username "demo", password "\S+"/);
+      expect(s.stderr()).toContain(`curl -s -X POST ${s.url.replace('127.0.0.1', 'localhost')}/api/platform/v1/auth/device/code`);
+      const code = await fetch(`${s.url}/api/platform/v1/auth/device/code`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ client_id: clientId }),
+      });
+      expect(code.status).toBe(200);
     } finally {
       expect(await stop(s)).toBe(0);
     }
@@ -67,7 +79,7 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
     const s = await start();
     try {
       expect(await searchSpiritedAway(s.url)).toMatchObject({ movieDbId: 129 });
-      expect(s.logs.some((l) => String(l.msg).includes('demo catalog'))).toBe(false);
+      expect(s.logs.some((l) => String(l.msg).includes('demo'))).toBe(false);
       expect(s.logs.find((l) => l.msg === 'listening')).toMatchObject({ mode: 'embedded' });
     } finally {
       expect(await stop(s)).toBe(0);

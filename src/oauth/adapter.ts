@@ -14,6 +14,9 @@ const digest = (value: string) => createHash('sha256').update(value).digest('bas
  */
 const FOUND_BY_KEY = '#';
 
+/** The stored key of an artifact (e.g. a Grant, for connected apps). */
+export const artifactKey = (model: string, id: string) => digest(`${model}:${id}`);
+
 type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
 /** Which payload fields hold secrets that must not be stored as given. */
@@ -34,7 +37,7 @@ export function createAdapterClass(orm: MikroORM, findClient: FindClient) {
     }
 
     private key(id: string): string {
-      return id.startsWith(FOUND_BY_KEY) ? id.slice(1) : digest(`${this.model}:${id}`);
+      return id.startsWith(FOUND_BY_KEY) ? id.slice(1) : artifactKey(this.model, id);
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {

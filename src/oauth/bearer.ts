@@ -5,6 +5,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import type { Actor } from '../core/actor.ts';
 import { findApp } from '../core/apps/service.ts';
+import { touchGrant } from '../core/connected-apps/service.ts';
 
 export async function actorForToken(provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
   if (!token || token.length > 512) return null;
@@ -12,6 +13,8 @@ export async function actorForToken(provider: Provider, orm: MikroORM, token: st
   if (!at || !at.accountId || !at.clientId || at.isExpired) return null;
   const app = await findApp(orm.em.fork(), at.clientId);
   if (!app || !app.active) return null;
+  // Last use for the connected-apps list; never delays or fails the request it rides on.
+  if (at.grantId) touchGrant(orm.em.fork(), at.grantId).catch(() => {});
   return {
     userId: at.accountId,
     clientId: app.client_id,

@@ -9,6 +9,7 @@ import { findApp } from '../core/apps/service.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from '../rest/envelope.ts';
+import { accountRoutes } from './account.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
@@ -51,6 +52,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   // Plain OAuth 2.0: no OpenID Connect discovery document.
   router.get('/.well-known/openid-configuration', (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]! }));
+  router.use(accountRoutes({ orm, key: cookieKeys[0]!, secure: deps.config.baseUrl.startsWith('https:') }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm));
   router.use(endpointShims(orm, callback));

@@ -8,6 +8,8 @@ import type { KoaContextWithOIDC } from 'oidc-provider';
 import QRCode from 'qrcode';
 import { findUserById } from '../core/accounts/service.ts';
 import { SCOPES } from '../core/apps/scopes.ts';
+import { recordGrantUse } from '../core/connected-apps/service.ts';
+import { artifactKey } from './adapter.ts';
 import { REFRESH_TOKEN_TTL } from './provider.ts';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
@@ -33,6 +35,16 @@ function shapeError(ctx: KoaContextWithOIDC, body: Body) {
 
 async function shapeToken(ctx: KoaContextWithOIDC, body: Body, orm: MikroORM) {
   body.token_type = 'bearer';
+  const grant = ctx.oidc.entities.Grant as { jti?: string; accountId?: string; clientId?: string } | undefined;
+  if (grant?.jti && grant.accountId && grant.clientId) {
+    await recordGrantUse(orm.em.fork(), {
+      grantId: grant.jti,
+      grantKey: artifactKey('Grant', grant.jti),
+      userId: grant.accountId,
+      clientId: grant.clientId,
+      scopes: String(body.scope ?? '').split(' ').filter(Boolean),
+    });
+  }
   if (typeof body.refresh_token === 'string') {
     // The grant's lifetime caps the whole chain of refresh tokens.
     const grantExp = (ctx.oidc.entities.Grant as { exp?: number } | undefined)?.exp;

@@ -1,6 +1,7 @@
 // The routers of the two API surfaces, and the combined router first-party clients call at /trpc.
 // `AppRouter` is exported so a TypeScript client gets typed calls (createTRPCClient<AppRouter>).
 import { catalogRouter } from './routers/catalog.ts';
+import { connectedAppsRouter } from './routers/connected-apps.ts';
 import { meRouter } from './routers/me.ts';
 import { router } from './trpc.ts';
 
@@ -12,6 +13,7 @@ export const publicRouter = router({
 /** Served at /api/platform/v1 (bearer tokens with the scope each procedure declares). */
 export const platformRouter = router({
   me: meRouter,
+  connectedApps: connectedAppsRouter,
 });
 
 export const appRouter = router({

@@ -65,3 +65,11 @@ export function platformProcedure(scope: Scope) {
     return next({ ctx: { ...ctx, actor: ctx.actor } });
   });
 }
+
+/** Platform procedures reserved for apps an operator marked official (others: 403 `first_party_only`). */
+export function officialProcedure(scope: Scope) {
+  return platformProcedure(scope).use(({ ctx, next }) => {
+    if (!ctx.actor.official) throw toTrpcError(new ApiError('first_party_only', 'This endpoint is reserved for official clients'));
+    return next();
+  });
+}

@@ -27,7 +27,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
     BASE_URL: `http://127.0.0.1:${port}`,
     HOST: '127.0.0.1',
     DATA_DIR: database.dataDir,
-    DEMO_CATALOG: 'off',
+    DEMO_DATA: 'off',
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,

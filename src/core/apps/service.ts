@@ -74,12 +74,20 @@ export async function findApp(em: EntityManager, clientId: string): Promise<App 
  * server refuses the app and the resource server refuses its tokens.
  */
 export async function setAppActive(em: EntityManager, clientId: string, active: boolean): Promise<App> {
-  const [row] = await query<AppRow>(em, {
-    text: `update app set active = $2, updated_at = now() where client_id = $1 returning ${APP_COLUMNS}`,
-    params: [clientId, active],
+  return em.transactional(async (tx) => {
+    const [row] = await query<AppRow>(tx, {
+      text: `update app set active = $2, updated_at = now() where client_id = $1 returning ${APP_COLUMNS}`,
+      params: [clientId, active],
+    });
+    if (!row) throw notFound(`app ${JSON.stringify(clientId)}`);
+    // Deactivation also revokes for good: grants, codes and tokens of the app are deleted, so
+    // re-activating it later does not bring old tokens back.
+    if (!active) {
+      await query(tx, { text: `delete from oauth_artifact where payload->>'clientId' = $1`, params: [clientId] });
+      await query(tx, { text: `delete from app_grant where client_id = $1`, params: [clientId] });
+    }
+    return toApp(row);
   });
-  if (!row) throw notFound(`app ${JSON.stringify(clientId)}`);
-  return toApp(row);
 }
 
 /** A new secret for a confidential app; the old one stops working at once. Returns the plain secret. */

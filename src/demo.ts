@@ -1,0 +1,31 @@
+// A first embedded start also makes a demo user and a demo public app, and prints how to try the device
+// flow with curl. The password is random and shown once; `npm run admin -- user:create` makes more users.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { createUser } from './core/accounts/service.ts';
+import { createApp } from './core/apps/service.ts';
+import { query } from './core/db/sql.ts';
+import { randomBase64url } from './core/security/random.ts';
+
+export async function hasUsers(em: EntityManager): Promise<boolean> {
+  const rows = await query(em, { text: 'select 1 from app_user limit 1', params: [] });
+  return rows.length > 0;
+}
+
+export async function createDemoAccount(em: EntityManager, baseUrl: string): Promise<{ username: string; clientId: string; instructions: string }> {
+  const password = randomBase64url(12);
+  const user = await createUser(em, { username: 'demo', password, displayName: 'Demo user' });
+  const app = await createApp(em, { name: 'Demo TV app', redirectUris: ['http://127.0.0.1:8765/callback'], confidential: false, official: false });
+  const api = `${baseUrl}/api/platform/v1`;
+  const instructions = `
+Demo account: username "${user.username}", password "${password}" (shown once)
+Demo app (public client): ${app.client_id}
+
+Try the device flow:
+  1. curl -s -X POST ${api}/auth/device/code -H 'content-type: application/json' -d '{"client_id":"${app.client_id}"}'
+  2. Open verification_uri_complete from the answer in a browser, sign in as demo and allow.
+  3. curl -s -X POST ${api}/auth/device/token -H 'content-type: application/json' -d '{"client_id":"${app.client_id}","device_code":"DEVICE_CODE"}'
+  4. curl -s ${api}/me -H 'authorization: Bearer ACCESS_TOKEN'
+Connected apps: ${baseUrl}/account/connected-apps
+`;
+  return { username: user.username, clientId: app.client_id, instructions };
+}

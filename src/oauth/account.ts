@@ -1,0 +1,61 @@
+// /account: a signed-in user's connected apps, and revoking one (every token of its grants ends at once).
+import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { findUserById, verifyPassword } from '../core/accounts/service.ts';
+import { listConnectedApps, revokeConnectedApp } from '../core/connected-apps/service.ts';
+import { ApiError } from '../core/errors.ts';
+import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
+import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
+import { PAGE_HEADERS, page } from './pages/layout.ts';
+
+type Deps = { orm: MikroORM; key: string; secure: boolean };
+
+const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
+
+export function accountRoutes(deps: Deps): Router {
+  const r = express.Router();
+  const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+  const em = () => deps.orm.em.fork();
+
+  const showApps = async (req: Request, res: Response, notice?: string) => {
+    const session = currentSession(req, deps.key);
+    const user = session ? await findUserById(em(), session.userId) : null;
+    if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure) }));
+    send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
+  };
+
+  r.get('/account', (_req, res) => res.redirect(303, '/account/connected-apps'));
+  r.get('/account/connected-apps', wrap((req, res) => showApps(req, res)));
+
+  r.post('/account/sign-in', wrap(async (req, res) => {
+    const body = (req.body ?? {}) as Record<string, unknown>;
+    if (!validLoginNonce(req, body.nonce)) return send(res, 403, page('Something went wrong', '<p>The form has expired. Go back and try again.</p>'));
+    const username = typeof body.username === 'string' ? body.username : '';
+    const password = typeof body.password === 'string' ? body.password : '';
+    const user = username && password ? await verifyPassword(em(), username, password) : null;
+    if (!user) return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username }));
+    startSession(res, deps.key, user.id, deps.secure);
+    res.redirect(303, '/account/connected-apps');
+  }));
+
+  r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
+    const session = currentSession(req, deps.key);
+    if (!session || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
+      return send(res, 403, page('Something went wrong', '<p>Your session has expired. Sign in again.</p>'));
+    }
+    try {
+      await revokeConnectedApp(em(), session.userId, String(req.params.clientId));
+      res.redirect(303, '/account/connected-apps');
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.code !== 'not_found') throw err;
+      await showApps(req, res, 'That app was not connected.');
+    }
+  }));
+
+  r.post('/account/sign-out', (req, res) => {
+    const session = currentSession(req, deps.key);
+    if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) endSession(res, deps.secure);
+    res.redirect(303, '/account/connected-apps');
+  });
+  return r;
+}

@@ -1,0 +1,48 @@
+// Account pages: sign in, and the connected apps with a Revoke button each.
+import type { ConnectedApp } from '../../core/connected-apps/service.ts';
+import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
+import { errorBox, escapeHtml, page } from './layout.ts';
+
+export function accountSignInPage(opts: { nonce: string; error?: string; username?: string }): string {
+  return page(
+    'Sign in',
+    `${errorBox(opts.error)}<p>Sign in to manage the apps connected to your account.</p>
+     <form method="post" action="/account/sign-in">
+       <input type="hidden" name="nonce" value="${escapeHtml(opts.nonce)}">
+       <label for="username">Username</label>
+       <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(opts.username ?? '')}">
+       <label for="password">Password</label>
+       <input id="password" name="password" type="password" autocomplete="current-password" required>
+       <button type="submit" class="primary">Sign in</button>
+     </form>`,
+  );
+}
+
+const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+
+export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]; csrf: string; notice?: string }): string {
+  const rows = opts.apps
+    .map(
+      (a) => `<tr>
+        <td><strong>${escapeHtml(a.name)}</strong></td>
+        <td><ul class="scopes">${a.scopes.map((s) => `<li>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</li>`).join('')}</ul></td>
+        <td>First used ${when(a.firstUsedAt)}<br>Last used ${when(a.lastUsedAt)}</td>
+        <td><form method="post" action="/account/connected-apps/${encodeURIComponent(a.clientId)}/revoke">
+          <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
+          <button type="submit" class="secondary" aria-label="Revoke ${escapeHtml(a.name)}">Revoke</button>
+        </form></td>
+      </tr>`,
+    )
+    .join('');
+  const list = opts.apps.length
+    ? `<table><thead><tr><th>App</th><th>Can</th><th>Use</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    : '<p>No apps are connected to your account.</p>';
+  return page(
+    'Connected apps',
+    `${opts.notice ? `<p role="status">${escapeHtml(opts.notice)}</p>` : ''}
+     <p>Signed in as <strong>${escapeHtml(opts.username)}</strong>. Revoking an app signs it out at once.</p>
+     ${list}
+     <form method="post" action="/account/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
+       <button type="submit" class="secondary">Sign out</button></form>`,
+  );
+}
