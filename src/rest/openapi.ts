@@ -3,6 +3,7 @@
 // SSE) are added to the platform document in `expressOnlyPaths`.
 import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
+import { oauthPaths, oauthSchemas } from './openapi-oauth.ts';
 
 export const API_VERSION = '1.0.0-beta.4';
 
@@ -74,6 +75,7 @@ function useEnvelope(doc: Doc, schemaName: string, extraStatuses: string[]): voi
           r.headers = { ...rateLimitHeaders, ...(r.headers as Json | undefined) };
           continue;
         }
+        if (status.startsWith('3')) continue;
         responses[status] = {
           description: STATUS_TEXT[status] ?? (r.description as string | undefined) ?? 'Error',
           headers: status === '429' ? { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders } : rateLimitHeaders,
@@ -107,7 +109,9 @@ export function platformDocument(router: OpenApiRouter, baseUrl: string): Doc {
       bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token (one hour).' },
     },
   });
-  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, Error: platformError as Json } };
+  // The authorization server's routes are Express-only: added by hand (openapi-oauth.ts).
+  doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...doc.paths };
+  doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...(oauthSchemas as Json), Error: platformError as Json } };
   useEnvelope(doc, 'Error', ['400', '401', '403', '429', '500']);
   return doc;
 }

@@ -1,0 +1,166 @@
+// The OAuth and device endpoints in the platform OpenAPI document. They are served by the authorization
+// server (Express + oidc-provider), not by procedures, so they are described here, in one place.
+type Json = Record<string, unknown>;
+
+const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
+const json = (schema: Json) => ({ 'application/json': { schema } });
+const jsonOrForm = (schema: Json) => ({ 'application/json': { schema }, 'application/x-www-form-urlencoded': { schema } });
+const str = { type: 'string' };
+const nullableStr = { type: ['string', 'null'] };
+
+export const oauthSchemas: Record<string, Json> = {
+  TokenResponse: {
+    type: 'object',
+    required: ['access_token', 'refresh_token', 'token_type', 'expires_in', 'refresh_expires_in', 'scope'],
+    properties: {
+      access_token: str,
+      refresh_token: str,
+      token_type: { type: 'string', enum: ['bearer'] },
+      expires_in: { type: 'integer', description: 'Seconds (one hour)' },
+      refresh_expires_in: { type: 'integer', description: 'Seconds the refresh token (and its chain) stays usable' },
+      scope: { type: 'string', description: 'Space-delimited granted scopes' },
+    },
+  },
+  DeviceTokenResponse: {
+    allOf: [ref('TokenResponse'), { type: 'object', required: ['username'], properties: { username: nullableStr } }],
+  },
+  DeviceCodeResponse: {
+    type: 'object',
+    required: ['user_code', 'device_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr', 'expires_in', 'scope'],
+    properties: {
+      user_code: str,
+      device_code: str,
+      verification_uri: { type: 'string', format: 'uri' },
+      verification_uri_complete: { type: 'string', format: 'uri' },
+      verification_uri_qr: { type: 'string', description: 'PNG QR code of verification_uri_complete as a data URL' },
+      expires_in: { type: 'integer' },
+      scope: str,
+    },
+  },
+  TokenRequest: {
+    type: 'object',
+    required: ['grant_type', 'client_id'],
+    properties: {
+      grant_type: { type: 'string', enum: ['authorization_code', 'refresh_token'] },
+      client_id: str,
+      client_secret: str,
+      code: str,
+      code_verifier: str,
+      redirect_uri: str,
+      refresh_token: str,
+    },
+  },
+  DeviceCodeRequest: {
+    type: 'object',
+    required: ['client_id'],
+    properties: { client_id: str, client_secret: nullableStr, scope: { type: 'string', description: "Space-delimited; default: the app's allowed_scopes" } },
+  },
+  DeviceTokenRequest: {
+    type: 'object',
+    required: ['client_id', 'device_code'],
+    properties: {
+      client_id: str,
+      device_code: str,
+      client_secret: nullableStr,
+      device_id: str,
+      device_name: str,
+      linked_user_id: str,
+      linked_username: str,
+    },
+  },
+  RefreshRequest: { type: 'object', required: ['client_id', 'refresh_token'], properties: { client_id: str, client_secret: str, refresh_token: str } },
+  RevokeRequest: {
+    type: 'object',
+    required: ['token'],
+    properties: { token: str, token_type_hint: { type: 'string', enum: ['access_token', 'refresh_token'] }, client_id: str, client_secret: str },
+  },
+};
+
+const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, {}]));
+
+export const oauthPaths: Record<string, Json> = {
+  '/oauth/authorize': {
+    get: {
+      operationId: 'oauth-authorize',
+      tags: ['oauth'],
+      summary: 'Start an authorization (code flow with PKCE S256); the user signs in and consents',
+      parameters: [
+        ...['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method'].map((name) => ({ in: 'query', name, required: true, schema: str })),
+        { in: 'query', name: 'scope', schema: str, description: "Space-delimited; default: the app's allowed_scopes" },
+        { in: 'query', name: 'state', schema: str },
+      ],
+      responses: { '302': { description: 'To the redirect URI with code, state and scope; or with error (and state)' }, ...errors('400') },
+    },
+    post: {
+      operationId: 'oauth-authorize-decision',
+      tags: ['oauth'],
+      summary: "The consent page's decision",
+      requestBody: {
+        content: {
+          'application/x-www-form-urlencoded': {
+            schema: {
+              type: 'object',
+              required: ['client_id', 'redirect_uri', 'code_challenge', 'decision'],
+              properties: {
+                client_id: str,
+                redirect_uri: { type: 'string', format: 'uri' },
+                code_challenge: str,
+                decision: { type: 'string', enum: ['approve', 'deny'] },
+                response_type: { type: 'string', enum: ['code'] },
+                code_challenge_method: { type: 'string', enum: ['S256'] },
+                scope: str,
+                state: nullableStr,
+              },
+            },
+          },
+        },
+      },
+      responses: { '303': { description: 'Back through the server to the registered redirect URI with code or error' }, ...errors('400') },
+    },
+  },
+  '/oauth/token': {
+    post: {
+      operationId: 'oauth-token',
+      tags: ['oauth'],
+      summary: 'Exchange a code, or refresh (the refresh token rotates)',
+      requestBody: { required: true, content: jsonOrForm(ref('TokenRequest')) },
+      responses: { '200': { description: 'Tokens', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+    },
+  },
+  '/auth/device/code': {
+    post: {
+      operationId: 'device-code',
+      tags: ['oauth'],
+      summary: 'Start the device flow',
+      requestBody: { required: true, content: jsonOrForm(ref('DeviceCodeRequest')) },
+      responses: { '200': { description: 'Device and user codes', content: json(ref('DeviceCodeResponse')) }, ...errors('400', '401', '408', '413', '429') },
+    },
+  },
+  '/auth/device/token': {
+    post: {
+      operationId: 'device-token',
+      tags: ['oauth'],
+      summary: 'Poll for tokens: 400 authorization_pending until approved, 400 expired when the code is invalid or expired',
+      requestBody: { required: true, content: jsonOrForm(ref('DeviceTokenRequest')) },
+      responses: { '200': { description: 'Tokens and the username', content: json(ref('DeviceTokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+    },
+  },
+  '/auth/refresh': {
+    post: {
+      operationId: 'auth-refresh',
+      tags: ['oauth'],
+      summary: 'Refresh device tokens; the old refresh token must be replaced at once',
+      requestBody: { required: true, content: jsonOrForm(ref('RefreshRequest')) },
+      responses: { '200': { description: 'Tokens with a rotated refresh token', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+    },
+  },
+  '/oauth/revoke': {
+    post: {
+      operationId: 'oauth-revoke',
+      tags: ['oauth'],
+      summary: 'Revoke an access or refresh token (RFC 7009)',
+      requestBody: { required: true, content: jsonOrForm(ref('RevokeRequest')) },
+      responses: { '200': { description: 'Revoked (also for tokens that were already invalid)' }, ...errors('400', '401', '413', '429') },
+    },
+  },
+};
