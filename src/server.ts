@@ -10,6 +10,7 @@ import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { createOAuth } from './oauth/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
+import { startOAuthSweep } from './jobs/oauth-sweep.ts';
 
 export type RunningServer = {
   url: string;
@@ -46,6 +47,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    const stopSweep = startOAuthSweep(db.orm, log);
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     log.info({ url, mode: db.mode }, 'listening');
@@ -54,6 +56,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       db,
       server,
       close: async () => {
+        stopSweep();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

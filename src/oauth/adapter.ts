@@ -111,9 +111,3 @@ export function createAdapterClass(orm: MikroORM, findClient: FindClient) {
     }
   };
 }
-
-/** Deletes expired artifacts; returns how many. Run periodically (they are ignored once expired anyway). */
-export async function sweepExpiredArtifacts(orm: MikroORM): Promise<number> {
-  const rows = await query(orm.em.fork(), { text: `delete from oauth_artifact where expires_at < now() returning 1`, params: [] });
-  return rows.length;
-}
