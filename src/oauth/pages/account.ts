@@ -18,7 +18,7 @@ export function accountSignInPage(opts: { nonce: string; error?: string; usernam
   );
 }
 
-const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))} UTC</time>`;
+const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))}</time>`;
 
 export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]; csrf: string; notice?: string }): string {
   const rows = opts.apps
@@ -26,7 +26,7 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
       (a) => `<tr>
         <td><strong>${escapeHtml(a.name)}</strong></td>
         <td><ul class="scopes">${a.scopes.map((s) => `<li>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</li>`).join('')}</ul></td>
-        <td>First used ${when(a.firstUsedAt)}<br>Last used ${when(a.lastUsedAt)}</td>
+        <td>First ${when(a.firstUsedAt)}<br>Last ${when(a.lastUsedAt)}</td>
         <td><form method="post" action="/account/connected-apps/${encodeURIComponent(a.clientId)}/revoke">
           <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
           <button type="submit" class="secondary" aria-label="Revoke ${escapeHtml(a.name)}">Revoke</button>
@@ -35,7 +35,7 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
     )
     .join('');
   const list = opts.apps.length
-    ? `<table><thead><tr><th>App</th><th>Can</th><th>Use</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table><thead><tr><th>App</th><th>Can</th><th>Used (UTC)</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p>No apps are connected to your account.</p>';
   return page(
     'Connected apps',
@@ -44,5 +44,6 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
      ${list}
      <form method="post" action="/account/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
        <button type="submit" class="secondary">Sign out</button></form>`,
+    { wide: true },
   );
 }

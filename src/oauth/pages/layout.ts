@@ -12,6 +12,8 @@ const STYLE = `
 *{box-sizing:border-box}
 body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330}
 main{max-width:34rem;margin:0 auto;padding:2rem 1.25rem}
+main.wide{max-width:60rem}
+time{white-space:nowrap}
 h1{font-size:1.6rem;margin:0 0 1rem}
 .card{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 label{display:block;font-weight:600;margin:1rem 0 .35rem}
@@ -34,7 +36,7 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-export function page(title: string, body: string): string {
+export function page(title: string, body: string, opts: { wide?: boolean } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -43,7 +45,7 @@ export function page(title: string, body: string): string {
 <title>${escapeHtml(title)} · Media Tracker</title>
 <style>${STYLE}</style>
 </head>
-<body><main><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body>
+<body><main${opts.wide ? ' class="wide"' : ''}><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body>
 </html>`;
 }
 
