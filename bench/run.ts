@@ -2,6 +2,7 @@
 // Services mode uses the PostgreSQL of BENCH_DATABASE_URL / DATABASE_URL (default the local `test`
 // server) with a database of its own, `mts_bench`, kept between runs so the catalog is imported once.
 import os from 'node:os';
+import { benchAuth, printAuth } from './auth.ts';
 import { benchCatalog, printCatalog } from './catalog.ts';
 import { benchStartup, printStartup } from './startup.ts';
 
@@ -9,3 +10,4 @@ console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${M
 printStartup(await benchStartup());
 printCatalog(await benchCatalog('services'));
 printCatalog(await benchCatalog('embedded'));
+printAuth(await benchAuth());
