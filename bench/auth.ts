@@ -34,8 +34,8 @@ export async function benchAuth(): Promise<AuthBench> {
     grant.addOIDCScope('profile:read');
     const grantId = await grant.save();
     const client = await provider.Client.find(app.client_id);
-    if (!client) throw new Error("bench app not found");
-    const at = new provider.AccessToken({ accountId: user.id, client, grantId, scope: "profile:read" });
+    if (!client) throw new Error('bench app not found');
+    const at = new provider.AccessToken({ accountId: user.id, client, grantId, scope: 'profile:read', gty: 'authorization_code' });
     token = await at.save();
     for (let i = 0; i < 200; i++) await actorForToken(provider, db.orm, token);
     const times: number[] = [];
