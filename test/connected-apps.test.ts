@@ -1,9 +1,11 @@
 // Connected apps: the user sees the apps holding grants (name, scopes, first and last use) on a page
 // in Chromium and through official-only procedures, and revoking one ends its access and refresh
 // tokens at once while other apps keep working.
+import { createTRPCClient, httpLink, type TRPCClientError } from '@trpc/client';
 import type { Browser, BrowserContext } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
+import type { AppRouter } from '../src/rpc/app-router.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { approveDevice, getMe, makeApp, makeUser, PASSWORD, postJson } from './helpers/oauth.ts';
@@ -50,6 +52,15 @@ afterAll(async () => {
 });
 
 describe('official-only procedures', () => {
+  it('serve first-party clients on /trpc with the same bearer tokens', async () => {
+    const trpc = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.url}/trpc`, headers: { authorization: `Bearer ${official.access}` } })] });
+    expect((await trpc.platform.me.get.query()).username).toBe('carol');
+    expect((await trpc.platform.connectedApps.list.query()).items).toHaveLength(3);
+    const anonymous = createTRPCClient<AppRouter>({ links: [httpLink({ url: `${app.url}/trpc` })] });
+    const err = await anonymous.platform.me.get.query().catch((e: unknown) => e);
+    expect((err as TRPCClientError<AppRouter>).data).toMatchObject({ error: 'invalid_token', httpStatus: 401 });
+  });
+
   it('lists the connected apps with names, scopes and first and last use', async () => {
     const r = await call('GET', '/me/connected-apps', official.access);
     expect(r.status).toBe(200);
