@@ -58,14 +58,15 @@ async function shapeToken(ctx: KoaContextWithOIDC, body: Body, orm: MikroORM) {
   }
 }
 
-/** Adds the granted scope to a redirect carrying an authorization code. */
-function addScopeToRedirect(ctx: KoaContextWithOIDC) {
+/** Adds the granted scope to a redirect carrying an authorization code, the request id to an error. */
+function completeRedirect(ctx: KoaContextWithOIDC) {
   const location = ctx.response.get('Location');
+  if (!location || !/^https?:|^[a-z][a-z0-9+.-]*:/i.test(location)) return;
+  const url = new URL(location, 'http://invalid');
   const code = ctx.oidc?.entities?.AuthorizationCode as { scope?: string } | undefined;
-  if (!location || !code?.scope) return;
-  const url = new URL(location);
-  if (!url.searchParams.has('code') || url.searchParams.has('scope')) return;
-  url.searchParams.set('scope', code.scope);
+  if (url.searchParams.has('code') && code?.scope && !url.searchParams.has('scope')) url.searchParams.set('scope', code.scope);
+  else if (url.searchParams.has('error')) url.searchParams.set('request_id', (ctx.req as { id?: string }).id ?? '');
+  else return;
   ctx.redirect(url.toString());
   ctx.status = 302;
 }
@@ -82,7 +83,7 @@ export function shapeResponses(provider: Provider, orm: MikroORM): void {
     const body = ctx.body as Body | undefined;
     const route = ctx.oidc?.route;
     if (ctx.status >= 300 && ctx.status < 400 && (route === 'resume' || route === 'authorization')) {
-      addScopeToRedirect(ctx);
+      completeRedirect(ctx);
       return;
     }
     if (!body || typeof body !== 'object' || Buffer.isBuffer(body)) return;
