@@ -1,6 +1,7 @@
 // The provider's storage in PostgreSQL (oidc-provider adapter interface). Ids and user codes are kept
 // as SHA-256 digests and put back into the payload on the way out, so a database dump holds no usable
-// token. `consume` is compare-and-set: of several parallel redemptions of one code, exactly one wins.
+// token. `consume` is compare-and-set: of several parallel redemptions of one code, exactly one wins,
+// and the losers revoke the grant as any reuse does.
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
@@ -95,11 +96,23 @@ export function createAdapterClass(orm: MikroORM, findClient: FindClient) {
     }
 
     async consume(id: string): Promise<void> {
+      const key = this.key(id);
       const rows = await query(em(), {
         text: `update oauth_artifact set consumed_at = now() where id = $1 and consumed_at is null returning id`,
-        params: [this.key(id)],
+        params: [key],
       });
-      if (rows.length === 0) throw new errors.InvalidGrant(`${this.model} already used`);
+      if (rows.length > 0) return;
+      // A parallel request consumed it first: this is a reuse like one that comes later, which the
+      // provider answers by revoking the grant. Without this, 10 parallel redemptions of a stolen code
+      // or refresh token left the winner's tokens standing whenever every loser got this far.
+      const [row] = await query<{ grant_id: string | null }>(em(), { text: `select grant_id from oauth_artifact where id = $1`, params: [key] });
+      if (row?.grant_id) {
+        await query(em(), {
+          text: `delete from oauth_artifact where grant_id = $1 or id = $2`,
+          params: [row.grant_id, artifactKey('Grant', row.grant_id)],
+        });
+      }
+      throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {
