@@ -11,8 +11,11 @@ export async function actorForToken(provider: Provider, orm: MikroORM, token: st
   if (!token || token.length > 512) return null;
   const at = await provider.AccessToken.find(token);
   if (!at || !at.accountId || !at.clientId || at.isExpired) return null;
-  const app = await findApp(orm.em.fork(), at.clientId);
+  const [app, grant] = await Promise.all([findApp(orm.em.fork(), at.clientId), at.grantId ? provider.Grant.find(at.grantId) : undefined]);
   if (!app || !app.active) return null;
+  // Revocation deletes a grant's tokens, but a request already past its checks (a parallel reuse of
+  // the code or refresh token) can save its token after that delete: the grant is what must stand.
+  if (!grant) return null;
   // Last use for the connected-apps list; never delays or fails the request it rides on.
   if (at.grantId) touchGrant(orm.em.fork(), at.grantId).catch(() => {});
   return {
