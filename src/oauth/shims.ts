@@ -43,7 +43,12 @@ function clientIdOf(req: Request, form: Record<string, string>): string | undefi
   if (auth?.startsWith('Basic ')) {
     const decoded = Buffer.from(auth.slice(6), 'base64').toString('utf8');
     const id = decoded.split(':')[0];
-    return id ? decodeURIComponent(id) : undefined;
+    // RFC 6749 §2.3.1 form-encodes the id; a malformed one is bad client credentials, not a 500.
+    try {
+      return id ? decodeURIComponent(id) : undefined;
+    } catch {
+      throw new ApiError('invalid_client', 'Malformed HTTP Basic client credentials');
+    }
   }
   return undefined;
 }
