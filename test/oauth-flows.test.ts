@@ -2,15 +2,15 @@
 // the authorization code flow with PKCE (public and confidential apps) and the device flow, while a
 // user signs in and consents in real Chromium.
 import * as client from 'openid-client';
-import type { Browser, Page } from 'playwright-core';
+import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshotPath } from './helpers/browser.ts';
-import { makeApp, makeUser, PASSWORD } from './helpers/oauth.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { discover, REDIRECT } from './helpers/code-flow.ts';
+import { authorizeInBrowser, getMe, makeApp, makeUser } from './helpers/oauth.ts';
 
 let app: TestApp;
 let browser: Browser;
-const REDIRECT = 'http://127.0.0.1:8799/callback';
 
 beforeAll(async () => {
   app = await startTestApp();
@@ -21,45 +21,6 @@ afterAll(async () => {
   await browser?.close();
   await app?.stop();
 });
-
-async function discover(clientId: string, secret?: string) {
-  return client.discovery(new URL(app.url), clientId, undefined, secret ? client.ClientSecretPost(secret) : client.None(), {
-    algorithm: 'oauth2',
-    execute: [client.allowInsecureRequests],
-  });
-}
-
-/** Signs in as alice on the page the browser is on. */
-async function signIn(page: Page, shot?: string) {
-  await page.getByLabel('Username').fill('alice');
-  await page.getByLabel('Password').fill(PASSWORD);
-  if (shot) await page.screenshot({ path: screenshotPath(shot), fullPage: true });
-  await page.getByRole('button', { name: 'Sign in' }).click();
-}
-
-/** Runs the browser part of a code flow and returns the URL the app's redirect URI received. */
-async function authorizeInBrowser(url: URL, decision: 'Allow' | 'Deny', shots?: string): Promise<URL> {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  let callback: URL | undefined;
-  await page.route(`${REDIRECT}**`, async (route) => {
-    callback = new URL(route.request().url());
-    await route.fulfill({ status: 200, body: 'done' });
-  });
-  await page.goto(url.toString());
-  await signIn(page, shots && `${shots}-sign-in`);
-  await page.getByRole('button', { name: 'Allow' }).waitFor();
-  if (shots) await page.screenshot({ path: screenshotPath(`${shots}-consent`), fullPage: true });
-  await page.getByRole('button', { name: decision }).click();
-  await page.waitForURL(`${REDIRECT}**`);
-  await context.close();
-  return callback!;
-}
-
-async function me(accessToken: string) {
-  const res = await fetch(`${app.url}/api/platform/v1/me`, { headers: { authorization: `Bearer ${accessToken}` } });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
 
 describe('discovery', () => {
   it('serves RFC 8414 metadata at the service root with the issuer exactly', async () => {
@@ -82,7 +43,7 @@ describe.each([
 ])('authorization code flow with PKCE, %s app', (kind, confidential) => {
   it('signs in, consents, exchanges the code and calls /me', async () => {
     const created = await makeApp(app, { confidential, redirectUri: REDIRECT });
-    const config = await discover(created.client_id, created.client_secret ?? undefined);
+    const config = await discover(app, created.client_id, created.client_secret);
     const verifier = client.randomPKCECodeVerifier();
     const state = client.randomState();
     const url = client.buildAuthorizationUrl(config, {
@@ -92,7 +53,10 @@ describe.each([
       code_challenge_method: 'S256',
       state,
     });
-    const callback = await authorizeInBrowser(url, 'Allow', confidential ? undefined : 'code-flow');
+    // A context of its own: the user signs in (the screenshots show the sign-in and consent pages).
+    const context = await browser.newContext();
+    const callback = await authorizeInBrowser(context, url, { redirectUri: REDIRECT, username: 'alice', shots: confidential ? undefined : 'code-flow' });
+    await context.close();
     expect(callback.searchParams.get('state')).toBe(state);
     expect(callback.searchParams.get('scope')).toBe('profile:read history:read');
     const tokens = await client.authorizationCodeGrant(config, callback, { pkceCodeVerifier: verifier, expectedState: state });
@@ -101,7 +65,7 @@ describe.each([
     expect(typeof tokens.refresh_token).toBe('string');
     expect(tokens.refresh_expires_in).toBeGreaterThan(0);
     expect(tokens.scope).toBe('profile:read history:read');
-    const who = await me(tokens.access_token);
+    const who = await getMe(app, tokens.access_token);
     expect(who.status).toBe(200);
     expect(who.body).toMatchObject({ username: 'alice', scopes: ['history:read', 'profile:read'], app: { clientId: created.client_id } });
     expect(kind).toBeTruthy();

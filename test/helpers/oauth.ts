@@ -1,7 +1,10 @@
-// Users and apps for OAuth tests, made through the same core functions the admin CLI uses.
+// Users and apps for OAuth tests, made through the same core functions the admin CLI uses; plain HTTP
+// calls of the OAuth endpoints; and the user's steps in Chromium (sign-in, consent, device approval).
+import type { BrowserContext, Page } from 'playwright-core';
 import { createUser } from '../../src/core/accounts/service.ts';
 import { createApp } from '../../src/core/apps/service.ts';
 import type { TestApp } from './app.ts';
+import { screenshotPath } from './browser.ts';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -22,4 +25,69 @@ export async function makeApp(app: TestApp, opts: { confidential?: boolean; scop
 export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
   const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const res = await fetch(url, { method: 'POST', body: new URLSearchParams(form) });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, headers: res.headers };
+}
+
+/** GET /me with a bearer token (or none). */
+export async function getMe(app: TestApp, accessToken?: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const headers: Record<string, string> = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
+  const res = await fetch(`${app.url}/api/platform/v1/me`, { headers });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+}
+
+/** Signs in on the page the browser is on. */
+export async function signIn(page: Page, username: string, shot?: string): Promise<void> {
+  await page.getByLabel('Username').fill(username);
+  await page.getByLabel('Password').fill(PASSWORD);
+  if (shot) await page.screenshot({ path: screenshotPath(shot), fullPage: true });
+  await page.getByRole('button', { name: 'Sign in' }).click();
+}
+
+/**
+ * The browser part of a code flow: returns the URL the app's redirect URI received (never loaded: the
+ * browser answers it itself). Signs in when the context has no session yet, and answers the consent
+ * page with `decision` when the provider shows one (it does not for a grant the session already holds).
+ */
+export async function authorizeInBrowser(
+  context: BrowserContext,
+  url: URL | string,
+  opts: { redirectUri: string; username: string; decision?: 'Allow' | 'Deny'; shots?: string },
+): Promise<URL> {
+  const page = await context.newPage();
+  let callback: URL | undefined;
+  await page.route(`${opts.redirectUri}**`, async (route) => {
+    callback = new URL(route.request().url());
+    await route.fulfill({ status: 200, body: 'done' });
+  });
+  await page.goto(url.toString());
+  if (!callback && (await page.getByRole('button', { name: 'Sign in' }).isVisible())) {
+    await signIn(page, opts.username, opts.shots && `${opts.shots}-sign-in`);
+    await page.getByRole('button', { name: 'Allow' }).or(page.getByText('done')).waitFor();
+  }
+  if (!callback) {
+    if (opts.shots) await page.screenshot({ path: screenshotPath(`${opts.shots}-consent`), fullPage: true });
+    await page.getByRole('button', { name: opts.decision ?? 'Allow' }).click();
+    await page.waitForURL(`${opts.redirectUri}**`);
+  }
+  await page.close();
+  if (!callback) throw new Error('the authorization never reached the redirect URI');
+  return callback;
+}
+
+/** The user's side of a device flow, arriving from verification_uri_complete: confirm, sign in if asked, allow. */
+export async function approveDevice(context: BrowserContext, verificationUriComplete: string, username: string): Promise<void> {
+  const page = await context.newPage();
+  await page.goto(verificationUriComplete);
+  await page.getByRole('button', { name: 'Yes, it matches' }).click();
+  const allow = page.getByRole('button', { name: 'Allow' });
+  await page.getByRole('button', { name: 'Sign in' }).or(allow).waitFor();
+  if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) await signIn(page, username);
+  await allow.click();
+  await page.getByRole('heading', { name: 'Device connected' }).waitFor();
+  await page.close();
 }
