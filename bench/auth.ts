@@ -9,6 +9,7 @@ import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { createLogger } from '../src/core/log.ts';
 import { actorForToken } from '../src/oauth/bearer.ts';
 import { createOAuth } from '../src/oauth/index.ts';
+import { RateLimits } from '../src/core/limits/limiter.ts';
 import { benchDatabaseUrl, formatRow, percentile, startService, type Figures } from './lib.ts';
 
 const CONNECTIONS = 16;
@@ -29,7 +30,8 @@ export async function benchAuth(): Promise<AuthBench> {
     const suffix = Math.random().toString(36).slice(2, 8);
     const user = await createUser(em, { username: `bench_${suffix}`, password: 'bench-password-1' });
     const app = await createApp(em, { name: 'Bench', redirectUris: ['http://127.0.0.1:1/cb'], scopes: ['profile:read'], confidential: false, official: false });
-    const { provider } = await createOAuth({ orm: db.orm, config, log: createLogger('silent') });
+    const log = createLogger('silent');
+    const { provider } = await createOAuth({ orm: db.orm, config, log, limits: new RateLimits({ prefix: 'bench', log, enabled: false }) });
     const grant = new provider.Grant({ accountId: user.id, clientId: app.client_id });
     grant.addOIDCScope('profile:read');
     const grantId = await grant.save();

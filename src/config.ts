@@ -40,6 +40,12 @@ const schema = z.object({
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
   IMAGE_BASE_URL: httpUrl.default('https://image.tmdb.org/t/p'),
   DEMO_DATA: z.enum(['auto', 'off'], { error: 'must be auto or off' }).default('auto'),
+  TRUST_PROXY: z
+    .string()
+    .refine((v) => v.split(',').every((p) => /^(loopback|linklocal|uniquelocal|[0-9a-fA-F:.]+(\/\d{1,3})?)$/.test(p.trim())), 'must be a comma-separated list of proxy addresses, subnets (CIDR) or loopback, linklocal, uniquelocal')
+    .optional(),
+  RATE_LIMITS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
+  REDIS_KEY_PREFIX: z.string().regex(/^[A-Za-z0-9_:-]{1,64}$/, 'must be 1 to 64 of A-Z a-z 0-9 _ : -').default('mts'),
   CATALOG_CACHE_SECONDS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(86_400, 'must be at most 86400').default(60),
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
@@ -58,6 +64,11 @@ export type Config = {
   logLevel: (typeof LOG_LEVELS)[number];
   imageBaseUrl: string;
   demoData: 'auto' | 'off';
+  /** Proxies whose X-Forwarded-For is believed (Express `trust proxy` list); none by default. */
+  trustProxy: string[];
+  /** Off only for tests and benchmarks of other things: the limits are the spec's. */
+  rateLimits: boolean;
+  redisKeyPrefix: string;
   /** How long public catalog answers are cached in memory (0: not cached). */
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
@@ -101,6 +112,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     imageBaseUrl: c.IMAGE_BASE_URL.replace(/\/+$/, ''),
     demoData: c.DEMO_DATA,
     catalogCacheSeconds: c.CATALOG_CACHE_SECONDS,
+    trustProxy: c.TRUST_PROXY ? c.TRUST_PROXY.split(',').map((p) => p.trim()) : [],
+    rateLimits: c.RATE_LIMITS === 'on',
+    redisKeyPrefix: c.REDIS_KEY_PREFIX,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
   };

@@ -8,19 +8,28 @@ import { catalogSize } from './core/catalog/service.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
-import { createOAuth } from './oauth/index.ts';
+import { Redis } from 'ioredis';
+import { RateLimits } from './core/limits/limiter.ts';
+import { createOAuth, type OAuth } from './oauth/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
 import { startOAuthSweep } from './jobs/oauth-sweep.ts';
 
 export type RunningServer = {
   url: string;
   db: Database;
+  oauth: OAuth;
+  limits: RateLimits;
   server: http.Server;
   close(): Promise<void>;
 };
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, log });
+  // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
+  // limiter then counts in memory, and ioredis keeps reconnecting in the background.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: (n: number) => Math.min(200 * n, 2_000) })
+    : undefined;
   try {
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
@@ -36,8 +45,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       // For the person at the terminal (stdout carries JSON log lines).
       process.stderr.write(demo.instructions);
     }
-    const oauth = await createOAuth({ orm: db.orm, config, log });
-    const app = createApp({ orm: db.orm, config, log, oauth, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
+    const oauth = await createOAuth({ orm: db.orm, config, log, limits });
+    const app = createApp({ orm: db.orm, config, log, oauth, limits, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
     // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
     server.requestTimeout = 30_000;
@@ -54,6 +64,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     return {
       url,
       db,
+      oauth,
+      limits,
       server,
       close: async () => {
         stopSweep();
@@ -61,10 +73,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
           server.close(() => resolve());
           server.closeIdleConnections();
         });
+        redis?.disconnect();
         await db.close();
       },
     };
   } catch (err) {
+    redis?.disconnect();
     await db.close();
     throw err;
   }

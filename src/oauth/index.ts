@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import { findUserById } from '../core/accounts/service.ts';
 import { findApp } from '../core/apps/service.ts';
 import { ApiError } from '../core/errors.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from '../rest/envelope.ts';
 import { accountRoutes } from './account.ts';
@@ -30,7 +31,7 @@ function isProviderPath(path: string): boolean {
   return PROVIDER_PATHS.has(path) || path.startsWith(`${OAUTH_ROUTES.authorization}/`) || path.startsWith(`${OAUTH_ROUTES.code_verification}/`);
 }
 
-export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Logger }): Promise<OAuth> {
+export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Logger; limits: RateLimits }): Promise<OAuth> {
   const { orm } = deps;
   const provider = await createProvider({
     ...deps,
@@ -51,11 +52,11 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   const router = express.Router();
   // Plain OAuth 2.0: no OpenID Connect discovery document.
   router.get('/.well-known/openid-configuration', (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
-  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]! }));
+  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log }));
   router.use(accountRoutes({ orm, key: cookieKeys[0]!, secure: deps.config.baseUrl.startsWith('https:') }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm));
-  router.use(endpointShims(orm, callback));
+  router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));
   router.use((req: Request, res: Response, next: NextFunction) => (isProviderPath(req.path) ? callback(req, res) : next()));
 
   const authenticate: RequestHandler = async (req, _res, next) => {
@@ -65,8 +66,8 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
       if (!onPlatform || isProviderPath(req.path) || !header || header.startsWith('Basic ')) return next();
       const token = bearerToken(header);
       const actor = token ? await actorForToken(provider, orm, token) : null;
-      if (!actor) return next(new ApiError('invalid_token', 'The access token is missing, invalid, expired or revoked'));
-      req.actor = actor;
+      if (!actor) req.authFailure = new ApiError('invalid_token', 'The access token is missing, invalid, expired or revoked');
+      else req.actor = actor;
       next();
     } catch (err) {
       next(err);

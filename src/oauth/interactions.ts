@@ -6,12 +6,15 @@ import express, { type NextFunction, type Request, type Response, type Router } 
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import { findUserById, verifyPassword } from '../core/accounts/service.ts';
+import { rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
+import { limitById } from '../core/limits/table.ts';
+import type { Logger } from '../core/log.ts';
 import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
 import { PAGE_HEADERS, page, escapeHtml } from './pages/layout.ts';
 import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
 
-type Deps = { provider: Provider; orm: MikroORM; csrfKey: string };
+type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger };
 type Details = InstanceType<Provider['Interaction']>;
 
 function send(res: Response, status: number, html: string) {
@@ -79,6 +82,12 @@ async function decide(deps: Deps, d: Details, decision: string, res: Response) {
   if (decision === 'deny') return finish(d, res, { error: 'access_denied', error_description: 'The user denied the request' });
   const accountId = String(d.session?.accountId);
   const clientId = String(d.params.client_id);
+  // Approvals per user (spec: 30 a minute): counted before anything is granted.
+  const approvals = await deps.limits.check([{ limit: limitById('consent-approvals'), key: accountId }]).catch(() => undefined);
+  if (approvals && !approvals.allowed) {
+    for (const [name, value] of Object.entries(rateLimitHeaders(approvals))) res.setHeader(name, value);
+    return problem(res, 429, `Too many approvals in a short time. Try again in ${approvals.retryAfter} seconds.`);
+  }
   const grant = d.grantId ? await deps.provider.Grant.find(d.grantId) : new deps.provider.Grant({ accountId, clientId });
   if (!grant) throw new Error('grant of the interaction not found');
   // Without resource indicators the provider keeps every scope as an "OIDC" scope of the grant.

@@ -8,6 +8,10 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { findApp, type App } from '../core/apps/service.ts';
 import { isScope } from '../core/apps/scopes.ts';
 import { ApiError } from '../core/errors.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
+import { limitById } from '../core/limits/table.ts';
+import type { Logger } from '../core/log.ts';
+import { checkBuckets } from '../rest/rate-limit.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from './routes.ts';
 
 type Handler = (req: Request, res: Response) => void;
@@ -68,7 +72,11 @@ export async function activeApp(orm: MikroORM, clientId: string | undefined): Pr
   return app;
 }
 
-export function endpointShims(orm: MikroORM, provider: Handler): Router {
+// Limits that need the body: token and revoke requests are counted per client and address.
+const PER_CLIENT: Record<string, string> = { [OAUTH_ROUTES.token]: 'token-client', [OAUTH_ROUTES.revocation]: 'revoke' };
+
+export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Logger }, provider: Handler): Router {
+  const { orm } = deps;
   const r = express.Router();
   const paths = [OAUTH_ROUTES.token, OAUTH_ROUTES.device_authorization, DEVICE_TOKEN_PATH, REFRESH_PATH, OAUTH_ROUTES.revocation];
   r.post(paths, async (req: Request, res: Response, next: NextFunction) => {
@@ -76,6 +84,11 @@ export function endpointShims(orm: MikroORM, provider: Handler): Router {
       const form = formOf(req.body);
       for (const field of REQUIRED[req.path] ?? []) {
         if (!form[field]) throw new ApiError('invalid_request', `${field} is required`);
+      }
+      const perClient = PER_CLIENT[req.path];
+      if (perClient) {
+        const clientId = clientIdOf(req, form) ?? '-';
+        await checkBuckets(deps.limits, deps.log, res, [{ limit: limitById(perClient), key: `${clientId}:${req.ip}` }]);
       }
       const grantType = GRANT_OF[req.path];
       if (grantType) form.grant_type = grantType;

@@ -17,7 +17,9 @@ import { PLATFORM_BASE, PUBLIC_BASE, sendError } from './envelope.ts';
 import { createContext, facade } from './facade.ts';
 import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
+import { rateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
 import './types.ts';
 
 export type AppDeps = {
@@ -27,8 +29,8 @@ export type AppDeps = {
   catalogCache: CatalogCache;
   /** The authorization server: its routes, and bearer authentication of platform requests. */
   oauth?: { router: RequestHandler; authenticate: RequestHandler };
-  /** Checks and spends every rate-limit bucket that applies, and sets the headers. */
-  rateLimit?: RequestHandler;
+  /** Counts requests in the buckets of the limits table. */
+  limits?: RateLimits;
 };
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -40,10 +42,15 @@ export function createApp(deps: AppDeps): Express {
   app.set('etag', false);
   app.set('query parser', 'simple');
 
-  // 1. request id, 2. access log, 3. CORS, 4. body (limits, deadline, parse)
-  app.use(requestId, accessLog(log), cors, readBody);
-  // 5. authentication and 6. rate limits (OAuth and rate-limit modules)
-  app.use(deps.oauth?.authenticate ?? pass, deps.rateLimit ?? pass);
+  // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
+  app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
+  // 1. request id, 2. access log, 3. CORS, 4. bearer authentication, 5. rate limits (headers on every
+  // response from here on, errors included), 6. body (size limits, deadline, parse)
+  app.use(requestId, accessLog(log), cors);
+  app.use(deps.oauth?.authenticate ?? pass);
+  app.use(deps.limits ? rateLimit(deps.limits, log) : pass);
+  app.use((req: Request, _res: Response, next: NextFunction) => next(req.authFailure));
+  app.use(readBody);
   if (deps.oauth) app.use(deps.oauth.router);
 
   app.use(health(deps.orm));

@@ -7,6 +7,8 @@ declare module 'express-serve-static-core' {
     id: string;
     /** Set by bearer authentication on the platform API. */
     actor?: Actor | null;
+    /** A bearer token that did not verify: answered after the rate limits are counted (and shown). */
+    authFailure?: Error;
     /** The route pattern that answered (for logs and metrics), e.g. `GET /catalog/search`. */
     route_label?: string;
   }

@@ -3,9 +3,9 @@ import net from 'node:net';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/core/log.ts';
 import { startServer, type RunningServer } from '../../src/server.ts';
-import { freshDatabase } from './db.ts';
+import { freshDatabase, type TestDatabase } from './db.ts';
 
-export type TestApp = RunningServer & { stop(): Promise<void> };
+export type TestApp = RunningServer & { database: TestDatabase; stop(): Promise<void> };
 
 /** A port free right now, so BASE_URL (the OAuth issuer) can name it before the server listens. */
 function freePort(): Promise<number> {
@@ -19,8 +19,13 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startTestApp(env: Record<string, string> = {}, opts: { log?: Logger } = {}): Promise<TestApp> {
-  const database = await freshDatabase();
+/**
+ * `sameDatabaseAs` starts a second instance on another app's database (services mode: instances of
+ * one deployment share PostgreSQL and, given the same REDIS_KEY_PREFIX, their rate limits).
+ */
+export async function startTestApp(env: Record<string, string> = {}, opts: { log?: Logger; sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
+  const shared = opts.sameDatabaseAs?.database;
+  const database = shared ?? (await freshDatabase());
   const port = await freePort();
   const config = loadConfig({
     PORT: String(port),
@@ -28,6 +33,11 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
     HOST: '127.0.0.1',
     DATA_DIR: database.dataDir,
     DEMO_DATA: 'off',
+    // The spec's limits would stop the many OAuth requests of other test files from one address;
+    // rate-limit tests turn them on. Keys get a prefix of their own: parallel files share one Redis.
+    RATE_LIMITS: 'off',
+    REDIS_KEY_PREFIX: `test${process.pid}_${port}`,
+    ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
@@ -35,9 +45,10 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
   const running = await startServer(config, opts.log ?? createLogger(config.logLevel));
   return {
     ...running,
+    database,
     stop: async () => {
       await running.close();
-      await database.cleanup();
+      if (!shared) await database.cleanup();
     },
   };
 }

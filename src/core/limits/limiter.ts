@@ -1,0 +1,119 @@
+// Counts requests in the buckets of the limits table: in Redis when the service has one (shared by
+// every instance), in memory otherwise. When Redis stops answering, each instance keeps limiting from
+// its own memory (logged once, counted) and goes back to Redis when it returns; a request never fails
+// because Redis is down.
+import type { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Logger } from '../log.ts';
+import type { Bucket, Limit } from './table.ts';
+
+export type Decision = {
+  allowed: boolean;
+  /** The most constraining bucket: the rejecting one, or the one with the fewest requests left. */
+  bucket: string;
+  limit: number;
+  remaining: number;
+  /** Unix seconds when that bucket's window resets. */
+  reset: number;
+  /** Seconds to wait, when rejected. */
+  retryAfter?: number;
+};
+
+type Outcome = { bucket: Bucket; res: RateLimiterRes; rejected: boolean };
+
+function decisionOf(o: Outcome, refunded: number): Decision {
+  const ms = Math.max(0, o.res.msBeforeNext);
+  return {
+    allowed: !o.rejected,
+    bucket: o.bucket.limit.id,
+    limit: o.bucket.limit.points,
+    remaining: Math.max(0, o.res.remainingPoints + refunded),
+    reset: Math.ceil((Date.now() + ms) / 1000),
+    ...(o.rejected ? { retryAfter: Math.max(1, Math.ceil(ms / 1000)) } : {}),
+  };
+}
+
+/** Of two decisions, the one a client must heed: a rejection first, then the fewest remaining. */
+export function mostConstraining(a: Decision | undefined, b: Decision | undefined): Decision | undefined {
+  if (!a || !b) return a ?? b;
+  if (a.allowed !== b.allowed) return a.allowed ? b : a;
+  if (!a.allowed) return (a.retryAfter ?? 0) >= (b.retryAfter ?? 0) ? a : b;
+  if (a.remaining !== b.remaining) return a.remaining < b.remaining ? a : b;
+  return a.reset >= b.reset ? a : b;
+}
+
+export type RateLimitsOptions = { redis?: Redis | undefined; prefix: string; log: Logger; enabled?: boolean };
+
+export class RateLimits {
+  readonly enabled: boolean;
+  private readonly limiters = new Map<string, RateLimiterAbstract>();
+  private readonly redis: Redis | undefined;
+  private readonly prefix: string;
+  private redisDown = false;
+  /** Redis errors seen, and decisions made from memory while Redis was away. */
+  readonly counters = { redisErrors: 0, memoryDecisions: 0 };
+
+  constructor(opts: RateLimitsOptions) {
+    this.redis = opts.redis;
+    this.prefix = opts.prefix;
+    this.enabled = opts.enabled ?? true;
+    const { log } = opts;
+    this.redis?.on('error', (err: Error) => {
+      this.counters.redisErrors++;
+      if (!this.redisDown) log.warn({ err: err.message }, 'redis unavailable: rate limits counted in memory per instance');
+      this.redisDown = true;
+    });
+    this.redis?.on('ready', () => {
+      if (this.redisDown) log.info('redis is back: rate limits shared again');
+      this.redisDown = false;
+    });
+  }
+
+  private limiter(limit: Limit): RateLimiterAbstract {
+    let l = this.limiters.get(limit.id);
+    if (!l) {
+      const common = { keyPrefix: `${this.prefix}:rl:${limit.id}`, points: limit.points, duration: limit.seconds };
+      const memory = new RateLimiterMemory(common);
+      l = this.redis
+        ? new RateLimiterRedis({ ...common, storeClient: this.redis, rejectIfRedisNotReady: true, insuranceLimiter: memory })
+        : memory;
+      this.limiters.set(limit.id, l);
+    }
+    return l;
+  }
+
+  /**
+   * Spends one request from every bucket, unless one of them is full: then the request is rejected and
+   * nothing it took from the others is kept. Returns the decision the headers report.
+   */
+  async check(buckets: Bucket[]): Promise<Decision | undefined> {
+    if (!this.enabled || buckets.length === 0) return undefined;
+    if (this.redis && this.redis.status !== 'ready') this.counters.memoryDecisions++;
+    const outcomes: Outcome[] = await Promise.all(
+      buckets.map(async (bucket) => {
+        try {
+          return { bucket, res: await this.limiter(bucket.limit).consume(bucket.key), rejected: false };
+        } catch (err) {
+          if (err instanceof RateLimiterRes) return { bucket, res: err, rejected: true };
+          throw err;
+        }
+      }),
+    );
+    const rejected = outcomes.some((o) => o.rejected);
+    // A rejected request takes nothing: every bucket gets its point back (the full one stays full).
+    if (rejected) await Promise.all(outcomes.map((o) => this.limiter(o.bucket.limit).reward(o.bucket.key, 1)));
+    return outcomes
+      .map((o) => decisionOf(o, rejected && !o.rejected ? 1 : 0))
+      .reduce<Decision | undefined>((best, d) => mostConstraining(best, d), undefined);
+  }
+}
+
+/** The headers a decision puts on a response (spec: Headers on every platform response). */
+export function rateLimitHeaders(d: Decision): Record<string, string> {
+  return {
+    'X-RateLimit-Limit': String(d.limit),
+    'X-RateLimit-Remaining': String(d.remaining),
+    'X-RateLimit-Reset': String(d.reset),
+    ...(d.retryAfter !== undefined ? { 'Retry-After': String(d.retryAfter) } : {}),
+  };
+}

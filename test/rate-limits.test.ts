@@ -1,0 +1,180 @@
+// Rate limits with real counts over real HTTP: each bucket passes the request at its limit and answers
+// the next with 429 `rate_limited`, Retry-After and the headers; a rejected request spends nothing from
+// the other buckets; headers on every platform and public response; X-Forwarded-For only from trusted
+// proxies. The request counts are the spec's, not scaled down.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { bucketsFor } from '../src/core/limits/table.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { jsonOfSize, rawRequest } from './helpers/http.ts';
+import { makeApp, makeUser } from './helpers/oauth.ts';
+import { issueToken } from './helpers/tokens.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  app = await startTestApp({ RATE_LIMITS: 'on' });
+}, 120_000);
+afterAll(() => app?.stop());
+
+type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+
+async function call(path: string, init: { method?: string; token?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
+  const headers: Record<string, string> = { ...init.headers };
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body) headers['content-type'] = 'application/json';
+  const res = await fetch(`${app.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+}
+
+/** `n` calls, `width` at a time; returns the answers in order of sending. */
+async function many(n: number, width: number, send: (i: number) => Promise<Answer>): Promise<Answer[]> {
+  const out: Answer[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await send(i);
+      }
+    }),
+  );
+  return out;
+}
+
+function expectHeaders(a: Answer, limit: number, remaining?: number) {
+  expect(a.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  if (remaining !== undefined) expect(a.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
+  const reset = Number(a.headers.get('x-ratelimit-reset'));
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+}
+
+function expect429(a: Answer, limit: number, surface: 'platform' | 'public' = 'platform') {
+  expect(a.status).toBe(429);
+  if (surface === 'platform') expect(a.body).toMatchObject({ error: 'rate_limited', message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
+  else expect(a.body.message).toEqual(expect.any(String));
+  expectHeaders(a, limit, 0);
+  expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+}
+
+async function userToken(name: string, clientId: string, scope = 'profile:read') {
+  const user = await makeUser(app, name);
+  return issueToken(app, { userId: user.id, clientId, scope });
+}
+
+describe('the limits table', () => {
+  it('picks every bucket that applies to a request', () => {
+    const actor = { userId: 'u', clientId: 'c' };
+    const ids = (s: Parameters<typeof bucketsFor>[0]) => bucketsFor(s).map((b) => `${b.limit.id}=${b.key}`).sort();
+    expect(ids({ surface: 'platform', method: 'GET', path: '/me', ip: '1.2.3.4', actor })).toEqual(['app=c', 'token-reads=c:u']);
+    expect(ids({ surface: 'platform', method: 'POST', path: '/sync/history', ip: '1.2.3.4', actor })).toEqual(['app=c', 'sync-write=history:c:u', 'token-writes=c:u']);
+    expect(ids({ surface: 'platform', method: 'GET', path: '/playback/events', ip: 'x', actor, tokenId: 't' })).toEqual(['app=c', 'events-token=t', 'events-user=u', 'token-reads=c:u']);
+    expect(ids({ surface: 'platform', method: 'POST', path: '/auth/device/code', ip: '1.2.3.4' })).toEqual(['device-code=1.2.3.4', 'unauthenticated=1.2.3.4']);
+    expect(ids({ surface: 'public', method: 'GET', path: '/catalog/discover', ip: '1.2.3.4' })).toEqual(['public-discover=1.2.3.4']);
+  });
+});
+
+describe('headers', () => {
+  it('are on every platform response, errors included, and on public responses', async () => {
+    const created = await makeApp(app);
+    const token = await userToken('hank', created.client_id);
+    expectHeaders(await call('/api/platform/v1/me', { token }), 300, 299);
+    expectHeaders(await call('/api/platform/v1/no-such-route', { token }), 300, 298);
+    const unauthorized = await call('/api/platform/v1/me');
+    expect(unauthorized.status).toBe(401);
+    expectHeaders(unauthorized, 300);
+    const tooLarge = await rawRequest(app.url, {
+      method: 'POST',
+      path: '/api/platform/v1/lists',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-length': 65_537 },
+      body: jsonOfSize(65_537),
+    });
+    expect(tooLarge.status).toBe(413);
+    expect(tooLarge.headers['x-ratelimit-limit']).toBe('120');
+    expectHeaders(await call('/api/public/v1/catalog/trending'), 60, 59);
+  });
+});
+
+describe('per token', () => {
+  it('allows 300 reads a minute and answers the 301st with 429; writes have their own 120', async () => {
+    const created = await makeApp(app);
+    const token = await userToken('ivan', created.client_id);
+    const reads = await many(301, 16, () => call('/api/platform/v1/me', { token }));
+    expect(reads.slice(0, 300).every((a) => a.status === 200)).toBe(true);
+    expect(reads.filter((a) => a.status === 429)).toHaveLength(1);
+    expect429(reads.find((a) => a.status === 429)!, 300);
+    expect429(await call('/api/platform/v1/me', { token }), 300);
+
+    const writes = await many(121, 16, () => call('/api/platform/v1/lists', { method: 'POST', token }));
+    expect(writes.filter((a) => a.status === 404)).toHaveLength(120);
+    expect429(writes.find((a) => a.status === 429)!, 120);
+  });
+});
+
+describe('per app', () => {
+  it('allows 6,000 requests a minute across all its users and answers the 6,001st with 429', async () => {
+    const created = await makeApp(app);
+    const tokens = await Promise.all(Array.from({ length: 21 }, (_, i) => userToken(`crowd${i}`, created.client_id)));
+    // 20 users x 300 reads: each at its own limit, together at the app's.
+    const answers = await many(6000, 32, (i) => call('/api/platform/v1/no-such-route', { token: tokens[i % 20]! }));
+    expect(answers.every((a) => a.status === 404)).toBe(true);
+    const last = await call('/api/platform/v1/no-such-route', { token: tokens[20]! });
+    expect429(last, 6000);
+    // Another app is untouched.
+    const other = await makeApp(app);
+    expect((await call('/api/platform/v1/me', { token: await userToken('outsider', other.client_id) })).status).toBe(200);
+  }, 120_000);
+});
+
+describe('per address', () => {
+  it('allows 10 device codes an hour; the 11th is refused and spends nothing from the other buckets', async () => {
+    const created = await makeApp(app);
+    const xff = { 'x-forwarded-for': '203.0.113.9' }; // not believed: TRUST_PROXY is unset
+    const before = await call('/api/platform/v1/me', { headers: xff });
+    const left = Number(before.headers.get('x-ratelimit-remaining'));
+    const codes = await many(11, 1, () => call('/api/platform/v1/auth/device/code', { method: 'POST', body: JSON.stringify({ client_id: created.client_id }), headers: xff }));
+    expect(codes.slice(0, 10).every((a) => a.status === 200)).toBe(true);
+    expectHeaders(codes[9]!, 10, 0);
+    expect429(codes[10]!, 10);
+    // The refused request gave back what it took from the address's general bucket.
+    const after = await call('/api/platform/v1/me');
+    expect(after.headers.get('x-ratelimit-remaining')).toBe(String(left - 11));
+  });
+
+  it('allows 60 public searches a minute per address', async () => {
+    const answers = await many(61, 8, () => call('/api/public/v1/catalog/search?q=alien'));
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(60);
+    expect429(answers.find((a) => a.status === 429)!, 60, 'public');
+  });
+});
+
+describe('behind a trusted proxy', () => {
+  it('counts per X-Forwarded-For address only when the proxy is trusted', async () => {
+    const proxied = await startTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
+    try {
+      const created = await makeApp(proxied);
+      const ask = (ip: string) =>
+        fetch(`${proxied.url}/api/platform/v1/auth/device/code`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'x-forwarded-for': ip },
+          body: JSON.stringify({ client_id: created.client_id }),
+        });
+      for (let i = 0; i < 10; i++) expect((await ask('198.51.100.1')).status).toBe(200);
+      expect((await ask('198.51.100.1')).status).toBe(429);
+      expect((await ask('198.51.100.2')).status).toBe(200);
+    } finally {
+      await proxied.stop();
+    }
+  });
+});
+
+describe('consent approvals', () => {
+  it('refuses the 31st approval of a minute by one user', async () => {
+    const user = await makeUser(app, 'judy');
+    const { limitById } = await import('../src/core/limits/table.ts');
+    const approvals = Array.from({ length: 30 }, () => app.limits.check([{ limit: limitById('consent-approvals'), key: user.id }]));
+    expect((await Promise.all(approvals)).every((d) => d?.allowed)).toBe(true);
+    const refused = await app.limits.check([{ limit: limitById('consent-approvals'), key: user.id }]);
+    expect(refused).toMatchObject({ allowed: false, limit: 30, remaining: 0 });
+  });
+});
