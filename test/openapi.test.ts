@@ -60,6 +60,21 @@ describe('platform document', () => {
   });
 });
 
+describe('rate limits in the documents', () => {
+  it('name the buckets of each operation, from the limits table', async () => {
+    const platform = (await (await fetch(`${app.url}/api/platform/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, Record<string, unknown>>> };
+    const pub = (await (await fetch(`${app.url}/api/public/v1/openapi.json`)).json()) as typeof platform;
+    const buckets = (op: Record<string, unknown> | undefined) => (op?.['x-rate-limits'] as Array<{ bucket: string; limit: number }>).map((l) => `${l.bucket}:${l.limit}`).sort();
+    expect(buckets(pub.paths['/catalog/search']?.get)).toEqual(['public-search:60']);
+    expect(buckets(pub.paths['/catalog/discover']?.get)).toEqual(['public-discover:90']);
+    expect(buckets(platform.paths['/me']?.get)).toEqual(['app:6000', 'token-reads:300']);
+    expect(buckets(platform.paths['/auth/device/code']?.post)).toEqual(['device-code:10', 'unauthenticated:300']);
+    expect(buckets(platform.paths['/oauth/token']?.post)).toEqual(['token-admission:180', 'token-client:120', 'unauthenticated:300']);
+    expect(buckets(platform.paths['/me/connected-apps/{clientId}']?.delete)).toEqual(['app:6000', 'token-writes:120']);
+    expect(String(pub.paths['/catalog/search']?.get?.description)).toContain('60 per minute per client address');
+  });
+});
+
 describe('public document', () => {
   it('lists the catalog routes', async () => {
     const doc = (await (await fetch(`${app.url}/api/public/v1/openapi.json`)).json()) as Doc;

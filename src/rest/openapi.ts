@@ -4,6 +4,8 @@
 import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 import { oauthPaths, oauthSchemas } from './openapi-oauth.ts';
+import { describeLimit } from '../core/limits/docs.ts';
+import { LIMITS } from '../core/limits/table.ts';
 
 export const API_VERSION = '1.0.0-beta.4';
 
@@ -87,6 +89,26 @@ function useEnvelope(doc: Doc, schemaName: string, extraStatuses: string[]): voi
   }
 }
 
+/** Each operation names the rate limits that count it (`x-rate-limits`, made from the limits table). */
+function annotateLimits(doc: Doc, surface: 'platform' | 'public'): void {
+  for (const [template, item] of Object.entries(doc.paths ?? {}) as Array<[string, Json]>) {
+    const sample = template.replace(/\{[^}]+\}/g, 'x');
+    for (const [method, op] of Object.entries(item) as Array<[string, Json]>) {
+      if (!op || typeof op !== 'object' || !('responses' in op)) continue;
+      const authenticated = Array.isArray(op.security) && op.security.length > 0;
+      const limits = LIMITS.filter((l) => {
+        if (l.surface !== surface) return false;
+        if (l.applies === 'unauthenticated') return !authenticated;
+        if (l.applies) return authenticated && (l.applies === 'all' || (l.applies === 'reads') === (method === 'get'));
+        return l.method === method.toUpperCase() && !!l.path?.test(sample);
+      });
+      op['x-rate-limits'] = limits.map((l) => ({ bucket: l.id, limit: l.points, window_seconds: l.seconds, per: l.key }));
+      const words = limits.map((l) => describeLimit(l)).join('; ');
+      if (words) op.description = `${op.description ? `${String(op.description)}\n\n` : ''}Rate limits: ${words}.`;
+    }
+  }
+}
+
 export function publicDocument(router: OpenApiRouter, baseUrl: string): Doc {
   const doc = generateOpenApiDocument(router, {
     title: 'Media Tracking Public API',
@@ -96,6 +118,7 @@ export function publicDocument(router: OpenApiRouter, baseUrl: string): Doc {
   });
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, PublicError: publicError as Json } };
   useEnvelope(doc, 'PublicError', ['400', '429', '500']);
+  annotateLimits(doc, 'public');
   return doc;
 }
 
@@ -113,5 +136,6 @@ export function platformDocument(router: OpenApiRouter, baseUrl: string): Doc {
   doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...doc.paths };
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...(oauthSchemas as Json), Error: platformError as Json } };
   useEnvelope(doc, 'Error', ['400', '401', '403', '429', '500']);
+  annotateLimits(doc, 'platform');
   return doc;
 }
