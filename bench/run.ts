@@ -4,6 +4,7 @@
 import os from 'node:os';
 import { benchAuth, printAuth } from './auth.ts';
 import { benchCatalog, printCatalog } from './catalog.ts';
+import { benchLimits, printLimits } from './limits.ts';
 import { benchStartup, printStartup } from './startup.ts';
 
 console.log(`machine: ${os.cpus().length} x ${os.cpus()[0]?.model ?? 'cpu'}, ${Math.round(os.totalmem() / 2 ** 30)} GiB, Node ${process.version}`);
@@ -11,3 +12,4 @@ printStartup(await benchStartup());
 printCatalog(await benchCatalog('services'));
 printCatalog(await benchCatalog('embedded'));
 printAuth(await benchAuth());
+printLimits(await benchLimits());
