@@ -26,9 +26,18 @@ export type RunningServer = {
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, log });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
-  // limiter then counts in memory, and ioredis keeps reconnecting in the background.
+  // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
+  // stops answering without closing the connection (hung process, lost network) would otherwise hold
+  // every request forever: a command gives up after commandTimeout, and a connection silent for
+  // socketTimeout is dropped, so the limiter sees the outage and goes to memory without waiting.
   const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { enableOfflineQueue: false, maxRetriesPerRequest: 1, retryStrategy: (n: number) => Math.min(200 * n, 2_000) })
+    ? new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        retryStrategy: (n: number) => Math.min(200 * n, 2_000),
+        commandTimeout: 250,
+        socketTimeout: 1_000,
+      })
     : undefined;
   try {
     const applied = await migrate(db.orm);
