@@ -39,6 +39,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         socketTimeout: 1_000,
       })
     : undefined;
+  // Made with the client, before anything is awaited: it is the client's error listener, and an error
+  // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
+  const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
   try {
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
@@ -54,7 +57,6 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       // For the person at the terminal (stdout carries JSON log lines).
       process.stderr.write(demo.instructions);
     }
-    const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const app = createApp({ orm: db.orm, config, log, oauth, limits, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
