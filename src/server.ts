@@ -39,6 +39,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         socketTimeout: 1_000,
       })
     : undefined;
+  // ioredis 5 keeps the socketTimeout timer of a connection that closed with a command in flight, and
+  // when it fires it destroys whatever connection is current: a healthy one made since is dropped once
+  // after every quick reconnect (redis/ioredis#2147, fixed in ioredis 6). Cleared when its connection
+  // closes; ioredis reconnects only after retryStrategy's delay, so no newer connection owns it yet.
+  redis?.on('close', () => {
+    const internals = redis as unknown as { socketTimeoutTimer?: ReturnType<typeof setTimeout> };
+    clearTimeout(internals.socketTimeoutTimer);
+    internals.socketTimeoutTimer = undefined;
+  });
   // Made with the client, before anything is awaited: it is the client's error listener, and an error
   // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
   const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
