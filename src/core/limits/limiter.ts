@@ -58,10 +58,20 @@ export class RateLimits {
     this.prefix = opts.prefix;
     this.enabled = opts.enabled ?? true;
     const { log } = opts;
+    const down = (reason: string) => {
+      if (!this.redisDown) log.warn({ err: reason }, 'redis unavailable: rate limits counted in memory per instance');
+      this.redisDown = true;
+    };
     this.redis?.on('error', (err: Error) => {
       this.counters.redisErrors++;
-      if (!this.redisDown) log.warn({ err: err.message }, 'redis unavailable: rate limits counted in memory per instance');
-      this.redisDown = true;
+      down(err.message);
+    });
+    // A connection Redis closed (a restart, a crash seen as a clean close) raises no error when the
+    // first reconnect succeeds, yet requests are counted in memory meanwhile. Status 'end' is our own
+    // shutdown, not an outage.
+    const redis = this.redis;
+    redis?.on('close', () => {
+      if (redis.status !== 'end') down('connection closed');
     });
     this.redis?.on('ready', () => {
       if (this.redisDown) log.info('redis is back: rate limits shared again');
