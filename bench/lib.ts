@@ -54,11 +54,15 @@ export function tempDataDir(): string {
 
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
-/** Starts `node src/main.ts` (the real process, access logs on, written to /dev/null). */
+/**
+ * Starts `node src/main.ts` (the real process, access logs on, written to /dev/null). Rate limits are
+ * off unless asked for: load from one address would be refused within a second, and what the limiter
+ * costs is measured on its own (bench/limits.ts).
+ */
 export async function startService(env: Record<string, string>): Promise<Service> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
   const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', ...env },
+    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env },
     stdio: ['ignore', 'ignore', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;

@@ -11,12 +11,15 @@ async function secondsUntilSearchAnswers(dataDir: string): Promise<number> {
   const started = Date.now();
   const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
     env: { ...process.env, DATABASE_URL: '', REDIS_URL: '', PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'warn' },
-    stdio: ['ignore', 'ignore', 'inherit'],
+    stdio: ['ignore', 'ignore', 'pipe'],
   });
+  // The demo account's instructions go to stderr on a first start: shown only if the start fails.
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   try {
     for (;;) {
-      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}`);
-      if (Date.now() - started > 180_000) throw new Error('no answer within 180 s');
+      if (child.exitCode !== null) throw new Error(`service exited with ${child.exitCode}: ${stderr}`);
+      if (Date.now() - started > 180_000) throw new Error(`no answer within 180 s: ${stderr}`);
       try {
         const res = await fetch(`http://127.0.0.1:${port}/api/public/v1/catalog/search?q=spirited%20away&limit=1`);
         const body = (await res.json()) as { items?: Array<{ movieDbId: number }> };
