@@ -80,12 +80,17 @@ export async function startService(env: Record<string, string>): Promise<Service
   return {
     url,
     child,
-    stop: () =>
-      new Promise<void>((resolve) => {
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
+    stop: () => stopChild(child),
   };
+}
+
+/** SIGTERM and wait for the exit (at once when the child has already exited). */
+export function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise<void>((resolve) => {
+    child.once('exit', () => resolve());
+    child.kill('SIGTERM');
+  });
 }
 
 export type Figures = { requestsPerSecond: number; p50: number; p99: number; requests: number };

@@ -4,7 +4,7 @@
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
-import { root, tempDataDir } from './lib.ts';
+import { root, stopChild, tempDataDir } from './lib.ts';
 
 async function secondsUntilSearchAnswers(dataDir: string): Promise<number> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
@@ -30,10 +30,7 @@ async function secondsUntilSearchAnswers(dataDir: string): Promise<number> {
       await new Promise((r) => setTimeout(r, 100));
     }
   } finally {
-    await new Promise<void>((resolve) => {
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
+    await stopChild(child);
   }
 }
 
