@@ -1,0 +1,395 @@
+// Rate limits of several instances of one deployment, counted in Redis: two instances share one
+// budget; when Redis dies, hangs or drops its connections each keeps serving and limiting from its own
+// memory (logged once per outage, counted), never failing or holding a request, and when Redis returns
+// they share again. Services mode only: two instances need one PostgreSQL (the embedded database has a
+// single owner). The outages are of a redis-server this file starts itself, never the machine's.
+import { spawn, type ChildProcess } from 'node:child_process';
+import net from 'node:net';
+import { Writable } from 'node:stream';
+import { Redis } from 'ioredis';
+import { pino, type Logger } from 'pino';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { servicesMode } from './helpers/db.ts';
+import { makeApp, makeUser } from './helpers/oauth.ts';
+import { issueToken } from './helpers/tokens.ts';
+
+type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+
+/** Every answer of this file, to show that none failed because of Redis. */
+const answers: Answer[] = [];
+
+async function call(app: TestApp, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<Answer> {
+  const headers: Record<string, string> = {};
+  if (init.token) headers.authorization = `Bearer ${init.token}`;
+  if (init.body !== undefined) headers['content-type'] = 'application/json';
+  // A request held by a Redis that does not answer fails the test here instead of at the test timeout.
+  const res = await fetch(`${app.url}${path}`, {
+    method: init.method ?? 'GET',
+    headers,
+    body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    signal: AbortSignal.timeout(5_000),
+  });
+  const text = await res.text();
+  const answer = { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+  answers.push(answer);
+  return answer;
+}
+
+/** `n` calls, `width` at a time; returns the answers in order of sending. */
+async function many<T>(n: number, width: number, send: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(n);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: width }, async () => {
+      while (next < n) {
+        const i = next++;
+        out[i] = await send(i);
+      }
+    }),
+  );
+  return out;
+}
+
+const remaining = (a: Answer) => Number(a.headers.get('x-ratelimit-remaining'));
+
+function expectHeaders(a: Answer, limit: number, left?: number) {
+  expect(a.headers.get('x-ratelimit-limit')).toBe(String(limit));
+  if (left !== undefined) expect(a.headers.get('x-ratelimit-remaining')).toBe(String(left));
+  const reset = Number(a.headers.get('x-ratelimit-reset'));
+  expect(Number.isInteger(reset)).toBe(true);
+  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
+}
+
+function expect429(a: Answer, limit: number) {
+  expect(a.status).toBe(429);
+  expect(a.body).toMatchObject({ error: 'rate_limited', message: expect.any(String), request_id: expect.stringMatching(/^req_/) });
+  expectHeaders(a, limit, 0);
+  expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+}
+
+/** Polls `probe` until it returns true, for at most `ms`: waits on reconnects stay bounded. */
+async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await probe())) {
+    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+/** A logger writing JSON lines into an array, to count what an instance logged. */
+function memoryLog(): { log: Logger; lines: Record<string, unknown>[] } {
+  const lines: Record<string, unknown>[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _enc, done) {
+      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
+      done();
+    },
+  });
+  return { log: pino({ level: 'info' }, sink), lines };
+}
+const logged = (lines: Record<string, unknown>[], text: string) => lines.filter((l) => String(l.msg).includes(text)).length;
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+/** A redis-server of this file's own, without persistence: a restart starts with no counters. */
+class RedisServer {
+  private proc: ChildProcess | undefined;
+  readonly port: number;
+  constructor(port: number) {
+    this.port = port;
+  }
+
+  get url() {
+    return `redis://127.0.0.1:${this.port}`;
+  }
+
+  async start(): Promise<void> {
+    const proc = spawn('/usr/bin/redis-server', ['--port', String(this.port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    this.proc = proc;
+    let out = '';
+    await new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`redis-server did not start in 10 s: ${out}`)), 10_000);
+      proc.stdout!.on('data', (chunk: Buffer) => {
+        // Read to the end either way, so a full pipe never stalls the server.
+        if (out.length < 10_000) out += chunk.toString('utf8');
+        if (out.includes('Ready to accept connections')) {
+          clearTimeout(timer);
+          resolve();
+        }
+      });
+      proc.stderr!.resume();
+      proc.once('exit', (code, signal) => {
+        clearTimeout(timer);
+        reject(new Error(`redis-server exited (${code ?? signal}): ${out}`));
+      });
+    });
+  }
+
+  /** SIGKILL, as a crash: no goodbye to the clients, and the port is free again once it has exited. */
+  async kill(): Promise<void> {
+    const proc = this.proc;
+    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
+    const exited = new Promise((resolve) => proc.once('exit', resolve));
+    proc.kill('SIGKILL');
+    await exited;
+  }
+
+  /** SIGSTOP: connections stay open but nothing answers (a hung server, a lost network). */
+  pause(): void {
+    this.proc?.kill('SIGSTOP');
+  }
+
+  resume(): void {
+    this.proc?.kill('SIGCONT');
+  }
+}
+
+describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
+  // a and b on the machine's Redis; c and d on this file's own redis-server, which the tests kill.
+  let a: TestApp;
+  let b: TestApp;
+  let c: TestApp;
+  let d: TestApp;
+  let redis: RedisServer;
+  const logs = { c: memoryLog(), d: memoryLog() };
+
+  beforeAll(async () => {
+    if (!process.env.REDIS_URL) throw new Error('services mode tests need REDIS_URL');
+    // One prefix per pair, shared by both of its instances and by no other test run.
+    const run = `test${process.pid}_${Date.now().toString(36)}`;
+    const shared = { RATE_LIMITS: 'on', REDIS_URL: process.env.REDIS_URL, REDIS_KEY_PREFIX: `${run}_shared` };
+    a = await startTestApp(shared);
+    b = await startTestApp(shared, { sameDatabaseAs: a });
+    redis = new RedisServer(await freePort());
+    await redis.start();
+    const own = { RATE_LIMITS: 'on', REDIS_URL: redis.url, REDIS_KEY_PREFIX: `${run}_own` };
+    c = await startTestApp(own, { sameDatabaseAs: a, log: logs.c.log });
+    d = await startTestApp(own, { sameDatabaseAs: a, log: logs.d.log });
+  }, 120_000);
+
+  afterAll(async () => {
+    // Instances on a's database first: a's stop drops it.
+    for (const app of [b, c, d]) await app?.stop();
+    await a?.stop();
+    await redis?.kill();
+  });
+
+  async function freshToken(app: TestApp, name: string): Promise<string> {
+    const created = await makeApp(app);
+    const user = await makeUser(app, name);
+    return issueToken(app, { userId: user.id, clientId: created.client_id, scope: 'profile:read' });
+  }
+
+  it('two instances on one Redis share one budget: 301 reads across both get exactly one 429', async () => {
+    const token = await freshToken(a, 'shared-reader');
+    const reads = await many(301, 8, (i) => call(i % 2 ? b : a, '/api/platform/v1/me', { token }));
+    expect(reads.filter((r) => r.status === 200)).toHaveLength(300);
+    const refused = reads.filter((r) => r.status === 429);
+    expect(refused).toHaveLength(1);
+    expect429(refused[0]!, 300);
+    // Both instances see the bucket full now.
+    expect429(await call(a, '/api/platform/v1/me', { token }), 300);
+    expect429(await call(b, '/api/platform/v1/me', { token }), 300);
+  });
+
+  it('serves and limits from memory when Redis is down from the start, and says so in its log only', async () => {
+    const printed = vi.spyOn(console, 'error');
+    const { log, lines } = memoryLog();
+    // Nothing listens on a port just found free.
+    let e: TestApp | undefined;
+    try {
+      e = await startTestApp({ RATE_LIMITS: 'on', REDIS_URL: `redis://127.0.0.1:${await freePort()}` }, { sameDatabaseAs: a, log });
+      const res = await call(e, '/api/public/v1/catalog/trending');
+      expect(res.status).toBe(200);
+      expectHeaders(res, 60, 59);
+      await until('failed reconnects', () => e!.limits.counters.redisErrors >= 3);
+      expect(e.limits.counters.memoryDecisions).toBe(1);
+      expect(logged(lines, 'redis unavailable')).toBe(1);
+      // Every connection error went to the limiter, none to ioredis's own print of an unheard error.
+      expect(printed.mock.calls.filter((args) => String(args[0]).includes('ioredis'))).toEqual([]);
+    } finally {
+      printed.mockRestore();
+      await e?.stop();
+    }
+  });
+
+  // One story, told in order: each test starts where the one before left Redis and the counters.
+  describe('when Redis goes away and comes back', () => {
+    let token: string;
+    let clientId: string;
+    const before = { c: { redisErrors: 0, memoryDecisions: 0 }, d: { redisErrors: 0, memoryDecisions: 0 } };
+    const deviceCode = (app: TestApp) => call(app, '/api/platform/v1/auth/device/code', { method: 'POST', body: { client_id: clientId } });
+
+    it('shares the budget while Redis is up', async () => {
+      const created = await makeApp(c);
+      clientId = created.client_id;
+      const user = await makeUser(c, 'outage-reader');
+      token = await issueToken(c, { userId: user.id, clientId, scope: 'profile:read' });
+      // d's Remaining counts c's requests and the other way round.
+      expectHeaders(await call(c, '/api/platform/v1/me', { token }), 300, 299);
+      expectHeaders(await call(d, '/api/platform/v1/me', { token }), 300, 298);
+      expectHeaders(await call(c, '/api/platform/v1/me', { token }), 300, 297);
+      expect(c.limits.counters).toEqual({ redisErrors: 0, memoryDecisions: 0 });
+      expect(d.limits.counters).toEqual({ redisErrors: 0, memoryDecisions: 0 });
+    });
+
+    it('keeps serving and limiting from memory per instance when Redis dies, and logs it once per instance', async () => {
+      before.c = { ...c.limits.counters };
+      before.d = { ...d.limits.counters };
+      // Killed while requests are in flight on both instances: those in flight must not fail either.
+      const inFlight = many(60, 8, (i) => call(i % 2 ? d : c, '/api/platform/v1/me', { token }));
+      await new Promise((r) => setTimeout(r, 20));
+      await redis.kill();
+      const during = await inFlight;
+      expect(during.map((r) => r.status)).toEqual(Array(60).fill(200));
+
+      // Served, with honest headers from memory: each instance counts on its own now.
+      const onC = await call(c, '/api/platform/v1/me', { token });
+      const onD = await call(d, '/api/platform/v1/me', { token });
+      expect([onC.status, onD.status]).toEqual([200, 200]);
+      expectHeaders(onC, 300);
+      expectHeaders(onD, 300);
+
+      // Still limited: 10 device codes an hour per address, the 11th refused, from c's memory alone.
+      const codes = await many(11, 1, () => deviceCode(c));
+      expect(codes.slice(0, 10).map((r) => r.status)).toEqual(Array(10).fill(200));
+      expectHeaders(codes[9]!, 10, 0);
+      expect429(codes[10]!, 10);
+      // d has a memory of its own, which has not seen c's codes.
+      expectHeaders(await deviceCode(d), 10, 9);
+
+      // Several reconnect attempts fail meanwhile (each one a Redis error), yet each instance logs once.
+      await until('three failed reconnects on each instance', () => c.limits.counters.redisErrors - before.c.redisErrors >= 3 && d.limits.counters.redisErrors - before.d.redisErrors >= 3);
+      expect(c.limits.counters.memoryDecisions - before.c.memoryDecisions).toBeGreaterThanOrEqual(12);
+      expect(d.limits.counters.memoryDecisions - before.d.memoryDecisions).toBeGreaterThanOrEqual(2);
+      await many(20, 4, (i) => call(i % 2 ? d : c, '/api/platform/v1/me', { token }));
+      expect(logged(logs.c.lines, 'redis unavailable')).toBe(1);
+      expect(logged(logs.d.lines, 'redis unavailable')).toBe(1);
+      expect(logged(logs.c.lines, 'redis is back')).toBe(0);
+    });
+
+    it('shares the budget again once Redis is back', async () => {
+      await redis.start();
+      // Reconnected when a request on d sees the one just made on c, for a key neither instance has in
+      // memory: 298 left only if both counted in Redis (either one in memory answers 299).
+      let n = 0;
+      await until('both instances back on Redis', async () => {
+        const probe = await freshToken(c, `probe${n++}`);
+        expect((await call(c, '/api/platform/v1/me', { token: probe })).status).toBe(200);
+        return remaining(await call(d, '/api/platform/v1/me', { token: probe })) === 298;
+      });
+      expect(logged(logs.c.lines, 'redis is back')).toBe(1);
+      expect(logged(logs.d.lines, 'redis is back')).toBe(1);
+      expect(logged(logs.c.lines, 'redis unavailable')).toBe(1);
+
+      // The restarted Redis has no counters: the address gets 10 device codes again, shared by both
+      // instances (c alone had used up its memory's 10), and the 11th is refused wherever it lands.
+      const codes = await many(10, 1, (i) => deviceCode(i % 2 ? d : c));
+      expect(codes.map((r) => r.status)).toEqual(Array(10).fill(200));
+      expectHeaders(codes[9]!, 10, 0);
+      expect429(await deviceCode(c), 10);
+      expect429(await deviceCode(d), 10);
+    });
+
+    it('answers within a bound while Redis hangs, limiting from memory, and shares again when it answers', async () => {
+      const errorsBefore = { c: c.limits.counters.redisErrors, d: d.limits.counters.redisErrors };
+      const reader = await freshToken(d, 'hang-reader');
+      const timed = async (app: TestApp, t: string) => {
+        const start = Date.now();
+        const answer = await call(app, '/api/platform/v1/me', { token: t });
+        return { answer, ms: Date.now() - start };
+      };
+      redis.pause();
+      try {
+        // A hung Redis keeps the connection open: only timeouts can tell. Until they do, each request
+        // waits at most one command timeout; the silent connection is then dropped and seen as an outage.
+        const slow: number[] = [];
+        await until('both instances to see the hung Redis', async () => {
+          const both = await Promise.all([timed(c, token), timed(d, token)]);
+          for (const t of both) {
+            expect(t.answer.status).toBe(200);
+            slow.push(t.ms);
+          }
+          return c.limits.counters.redisErrors > errorsBefore.c && d.limits.counters.redisErrors > errorsBefore.d;
+        });
+        expect(Math.max(...slow)).toBeLessThan(2_000);
+        // Limited from memory: 300 reads on d pass, the 301st is refused.
+        const reads = await many(301, 8, () => timed(d, reader));
+        expect(reads.filter((r) => r.answer.status === 200)).toHaveLength(300);
+        expect429(reads.find((r) => r.answer.status === 429)!.answer, 300);
+        expect(Math.max(...reads.map((r) => r.ms))).toBeLessThan(2_000);
+        expect(logged(logs.c.lines, 'redis unavailable')).toBe(2);
+        expect(logged(logs.d.lines, 'redis unavailable')).toBe(2);
+      } finally {
+        redis.resume();
+      }
+      let n = 0;
+      await until('both instances back on Redis', async () => {
+        const probe = await freshToken(c, `hang-probe${n++}`);
+        expect((await call(c, '/api/platform/v1/me', { token: probe })).status).toBe(200);
+        return remaining(await call(d, '/api/platform/v1/me', { token: probe })) === 298;
+      });
+      expect(logged(logs.c.lines, 'redis is back')).toBe(2);
+      expect(logged(logs.d.lines, 'redis is back')).toBe(2);
+    });
+
+    it('counts a dropped connection as one outage, logged even without an error, and keeps the new connection', async () => {
+      const mark = { c: logs.c.lines.length, d: logs.d.lines.length };
+      const since = (which: 'c' | 'd', text: string) => logged(logs[which].lines.slice(mark[which]), text);
+      let n = 0;
+      const shared = async () => {
+        const probe = await freshToken(c, `drop-probe${n++}`);
+        expect((await call(c, '/api/platform/v1/me', { token: probe })).status).toBe(200);
+        return remaining(await call(d, '/api/platform/v1/me', { token: probe })) === 298;
+      };
+      // Redis closes both instances' connections (as on a restart, a proxy's or a server timeout): no
+      // error is raised when the first reconnect succeeds, yet it is an outage all the same.
+      const admin = new Redis(redis.url, { lazyConnect: true });
+      await admin.connect();
+      try {
+        const errorsBefore = { c: c.limits.counters.redisErrors, d: d.limits.counters.redisErrors };
+        await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+        await until('both instances back on Redis', shared);
+        expect([c.limits.counters.redisErrors, d.limits.counters.redisErrors]).toEqual([errorsBefore.c, errorsBefore.d]);
+        for (const which of ['c', 'd'] as const) {
+          expect(since(which, 'redis unavailable')).toBe(1);
+          expect(since(which, 'redis is back')).toBe(1);
+        }
+
+        // Dropped again with requests in flight: ioredis keeps a timer of the old connection that, a
+        // second later, would drop the new one too (redis/ioredis#2147). Still shared after it, still
+        // one more outage per instance.
+        const reader = await freshToken(c, 'drop-reader');
+        const inFlight = many(80, 8, (i) => call(i % 2 ? d : c, '/api/platform/v1/me', { token: reader }));
+        await new Promise((r) => setTimeout(r, 20));
+        await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
+        expect((await inFlight).map((r) => r.status)).toEqual(Array(80).fill(200));
+        await until('both instances back on Redis', shared);
+        await new Promise((r) => setTimeout(r, 1_500));
+        expect(await shared()).toBe(true);
+        for (const which of ['c', 'd'] as const) {
+          expect(since(which, 'redis unavailable')).toBe(2);
+          expect(since(which, 'redis is back')).toBe(2);
+        }
+      } finally {
+        admin.disconnect();
+      }
+    });
+
+    it('failed no request while Redis was away', () => {
+      expect(answers.filter((r) => r.status >= 500)).toEqual([]);
+    });
+  });
+});
