@@ -1,4 +1,4 @@
-// Bearer verification: what checking an access token costs a platform request (the token lookup and
+// Bearer verification: what checking an access token costs a platform request (the token, its grant and
 // the app's active flag), measured in-process, and GET /me through the whole service at 16
 // connections. Tokens are issued by the provider itself, as a completed flow would.
 import autocannon from 'autocannon';
@@ -65,7 +65,7 @@ export async function benchAuth(): Promise<AuthBench> {
 
 export function printAuth(b: AuthBench): void {
   console.log(`\nbearer authentication (services mode)`);
-  console.log(`  token verification in-process (token lookup, app active): p50 ${b.verify.p50.toFixed(2)} ms, p99 ${b.verify.p99.toFixed(2)} ms over ${b.verify.n} calls`);
+  console.log(`  token verification in-process (token, its grant, app active): p50 ${b.verify.p50.toFixed(2)} ms, p99 ${b.verify.p99.toFixed(2)} ms over ${b.verify.n} calls`);
   console.log(formatRow(`  GET /me through the service, ${CONNECTIONS} connections`, b.me));
 }
 

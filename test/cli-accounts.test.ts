@@ -1,14 +1,12 @@
 // The admin CLI's user and app commands as an operator runs them: a separate process while the server
 // runs (in embedded mode through the embedded database's socket), one JSON object on stdout.
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByUsername, verifyPassword } from '../src/core/accounts/service.ts';
 import { findApp, verifyClientSecret } from '../src/core/apps/service.ts';
 import { SCOPES } from '../src/core/apps/scopes.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { runAdmin, type CliRun } from './helpers/cli.ts';
 
-const cli = path.resolve(import.meta.dirname, '../src/cli.ts');
 let app: TestApp;
 
 beforeAll(async () => {
@@ -16,20 +14,9 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-type Run = { code: number | null; stdout: string; stderr: string };
+type Run = CliRun;
 
-function admin(...args: string[]): Promise<Run> {
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: app.db.embedded?.socketDir ?? '', LOG_LEVEL: 'warn', BASE_URL: undefined };
-  env.DATABASE_URL = app.db.mode === 'services' ? (app.db.orm.config.get('clientUrl') as string) : '';
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: env as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (...args: string[]) => runAdmin(app, ...args);
 
 /** Exit 0, nothing on stderr, exactly one line of JSON on stdout. */
 function result(r: Run): Record<string, unknown> {

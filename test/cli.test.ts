@@ -1,11 +1,9 @@
 // The admin CLI as an operator runs it: a separate process, one JSON object on stdout, working while the
 // server runs (in embedded mode through the embedded database's socket).
-import { spawn } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { runAdmin } from './helpers/cli.ts';
 
-const cli = path.resolve(import.meta.dirname, '../src/cli.ts');
 let app: TestApp;
 
 beforeAll(async () => {
@@ -14,18 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => app?.stop());
 
-function admin(...args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
-  const env: Record<string, string | undefined> = { ...process.env, DATA_DIR: app.db.embedded?.socketDir ?? '', LOG_LEVEL: 'warn', BASE_URL: undefined };
-  env.DATABASE_URL = app.db.mode === 'services' ? (app.db.orm.config.get('clientUrl') as string) : '';
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [cli, ...args], { env: env as NodeJS.ProcessEnv });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
-    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+const admin = (...args: string[]) => runAdmin(app, ...args);
 
 describe('admin CLI while the server runs', () => {
   it('migrate reports nothing left to apply', async () => {

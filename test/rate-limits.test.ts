@@ -100,7 +100,8 @@ describe('per token', () => {
     const created = await makeApp(app);
     const token = await userToken('ivan', created.client_id);
     const reads = await many(301, 16, () => call('/api/platform/v1/me', { token }));
-    expect(reads.slice(0, 300).every((a) => a.status === 200)).toBe(true);
+    // 16 at a time, the refused one may be any of the last few sent: count, don't rely on order.
+    expect(reads.filter((a) => a.status === 200)).toHaveLength(300);
     expect(reads.filter((a) => a.status === 429)).toHaveLength(1);
     expect429(reads.find((a) => a.status === 429)!, 300);
     expect429(await call('/api/platform/v1/me', { token }), 300);

@@ -1,20 +1,13 @@
 // Account pages: sign in, and the connected apps with a Revoke button each.
 import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
 
 export function accountSignInPage(opts: { nonce: string; error?: string; username?: string }): string {
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to manage the apps connected to your account.</p>
-     <form method="post" action="/account/sign-in">
-       <input type="hidden" name="nonce" value="${escapeHtml(opts.nonce)}">
-       <label for="username">Username</label>
-       <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(opts.username ?? '')}">
-       <label for="password">Password</label>
-       <input id="password" name="password" type="password" autocomplete="current-password" required>
-       <button type="submit" class="primary">Sign in</button>
-     </form>`,
+     ${signInForm({ action: '/account/sign-in', hidden: { nonce: opts.nonce }, username: opts.username })}`,
   );
 }
 

@@ -1,6 +1,6 @@
 // Sign-in and consent pages of an authorization in progress (code flow and device flow alike).
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
 
 const hidden = (name: string, value: unknown) =>
   value === undefined || value === null ? '' : `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
@@ -9,14 +9,7 @@ export function signInPage(opts: { action: string; csrf: string; appName: string
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to continue to <strong>${escapeHtml(opts.appName)}</strong>.</p>
-     <form method="post" action="${escapeHtml(opts.action)}">
-       ${hidden('csrf', opts.csrf)}
-       <label for="username">Username</label>
-       <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(opts.username ?? '')}">
-       <label for="password">Password</label>
-       <input id="password" name="password" type="password" autocomplete="current-password" required>
-       <button type="submit" class="primary">Sign in</button>
-     </form>`,
+     ${signInForm({ action: opts.action, hidden: { csrf: opts.csrf }, username: opts.username })}`,
   );
 }
 

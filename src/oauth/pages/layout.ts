@@ -49,6 +49,20 @@ export function page(title: string, body: string, opts: { wide?: boolean } = {})
 </html>`;
 }
 
+const hiddenField = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
+
+/** The username and password form of every sign-in page; `hidden` carries its CSRF token or nonce. */
+export function signInForm(opts: { action: string; hidden: Record<string, string>; username?: string | undefined }): string {
+  return `<form method="post" action="${escapeHtml(opts.action)}">
+       ${Object.entries(opts.hidden).map(([k, v]) => hiddenField(k, v)).join('')}
+       <label for="username">Username</label>
+       <input id="username" name="username" type="text" autocomplete="username" autocapitalize="none" spellcheck="false" required value="${escapeHtml(opts.username ?? '')}">
+       <label for="password">Password</label>
+       <input id="password" name="password" type="password" autocomplete="current-password" required>
+       <button type="submit" class="primary">Sign in</button>
+     </form>`;
+}
+
 export function errorBox(message: string | undefined): string {
   return message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : '';
 }
