@@ -4,17 +4,17 @@
 // they share again. Services mode only: two instances need one PostgreSQL (the embedded database has a
 // single owner). The outages are of a redis-server this file starts itself, never the machine's.
 import { spawn, type ChildProcess } from 'node:child_process';
-import net from 'node:net';
 import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
 import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
+import { expectHeaders, many, type LimitAnswer } from './helpers/limits.ts';
 
-type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+type Answer = LimitAnswer;
 
 /** Every answer of this file, to show that none failed because of Redis. */
 const answers: Answer[] = [];
@@ -36,30 +36,9 @@ async function call(app: TestApp, path: string, init: { method?: string; token?:
   return answer;
 }
 
-/** `n` calls, `width` at a time; returns the answers in order of sending. */
-async function many<T>(n: number, width: number, send: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await send(i);
-      }
-    }),
-  );
-  return out;
-}
 
 const remaining = (a: Answer) => Number(a.headers.get('x-ratelimit-remaining'));
 
-function expectHeaders(a: Answer, limit: number, left?: number) {
-  expect(a.headers.get('x-ratelimit-limit')).toBe(String(limit));
-  if (left !== undefined) expect(a.headers.get('x-ratelimit-remaining')).toBe(String(left));
-  const reset = Number(a.headers.get('x-ratelimit-reset'));
-  expect(Number.isInteger(reset)).toBe(true);
-  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
-}
 
 function expect429(a: Answer, limit: number) {
   expect(a.status).toBe(429);
@@ -90,16 +69,6 @@ function memoryLog(): { log: Logger; lines: Record<string, unknown>[] } {
 }
 const logged = (lines: Record<string, unknown>[], text: string) => lines.filter((l) => String(l.msg).includes(text)).length;
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
-}
 
 /** A redis-server of this file's own, without persistence: a restart starts with no counters. */
 class RedisServer {

@@ -8,6 +8,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { jsonOfSize, rawRequest } from './helpers/http.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
+import { expectHeaders, many, type LimitAnswer } from './helpers/limits.ts';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -15,7 +16,7 @@ beforeAll(async () => {
 }, 120_000);
 afterAll(() => app?.stop());
 
-type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+type Answer = LimitAnswer;
 
 async function call(path: string, init: { method?: string; token?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
   const headers: Record<string, string> = { ...init.headers };
@@ -26,28 +27,7 @@ async function call(path: string, init: { method?: string; token?: string; heade
   return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
-/** `n` calls, `width` at a time; returns the answers in order of sending. */
-async function many(n: number, width: number, send: (i: number) => Promise<Answer>): Promise<Answer[]> {
-  const out: Answer[] = new Array(n);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: width }, async () => {
-      while (next < n) {
-        const i = next++;
-        out[i] = await send(i);
-      }
-    }),
-  );
-  return out;
-}
 
-function expectHeaders(a: Answer, limit: number, remaining?: number) {
-  expect(a.headers.get('x-ratelimit-limit')).toBe(String(limit));
-  if (remaining !== undefined) expect(a.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
-  const reset = Number(a.headers.get('x-ratelimit-reset'));
-  expect(Number.isInteger(reset)).toBe(true);
-  expect(reset).toBeGreaterThanOrEqual(Math.floor(Date.now() / 1000));
-}
 
 function expect429(a: Answer, limit: number, surface: 'platform' | 'public' = 'platform') {
   expect(a.status).toBe(429);

@@ -8,7 +8,7 @@ import { freshDatabase, type TestDatabase } from './db.ts';
 export type TestApp = RunningServer & { database: TestDatabase; stop(): Promise<void> };
 
 /** A port free right now, so BASE_URL (the OAuth issuer) can name it before the server listens. */
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
