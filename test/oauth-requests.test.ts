@@ -154,6 +154,7 @@ describe('inactive apps', () => {
     expectError(await postJson(path('/auth/device/code'), { client_id: id }), 400, 'unauthorized_client');
     expectError(await postJson(path('/auth/device/token'), { client_id: id, device_code: 'x' }), 400, 'unauthorized_client');
     expectError(await postJson(path('/auth/refresh'), { client_id: id, refresh_token: 'x' }), 400, 'unauthorized_client');
+    expectError(await postJson(path('/oauth/revoke'), { client_id: id, token: 'x' }), 400, 'unauthorized_client');
     const code = { grant_type: 'authorization_code', client_id: id, code: 'x', code_verifier: 'x'.repeat(43), redirect_uri: REDIRECT };
     expectError(await postForm(path('/oauth/token'), code), 400, 'unauthorized_client');
     expectErrorPage(await authorize(await pkceParams(id)));

@@ -92,10 +92,9 @@ export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Lo
       }
       const grantType = GRANT_OF[req.path];
       if (grantType) form.grant_type = grantType;
-      if (req.path !== OAUTH_ROUTES.revocation) {
-        const app = await activeApp(orm, clientIdOf(req, form));
-        if (req.path === OAUTH_ROUTES.device_authorization) form.scope = checkedScope(app, form.scope);
-      }
+      // Every endpoint, revocation included: an unknown or inactive app is unauthorized_client (spec).
+      const app = await activeApp(orm, clientIdOf(req, form));
+      if (req.path === OAUTH_ROUTES.device_authorization) form.scope = checkedScope(app, form.scope);
       req.headers['content-type'] = 'application/x-www-form-urlencoded';
       req.body = form;
       if (grantType) req.url = OAUTH_ROUTES.token;
