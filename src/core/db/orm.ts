@@ -1,9 +1,8 @@
 // Opens the database for the service or the CLI: PostgreSQL from DATABASE_URL, or the embedded PGlite
 // in DATA_DIR reached through its socket (see embedded.ts). Both go through MikroORM's PostgreSQL driver.
-import { MikroORM, type EntityManager, type EntitySchema, type Options } from '@mikro-orm/postgresql';
+import { MikroORM, type EntityManager, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../../migrations/index.ts';
-import { catalogEntities } from '../catalog/entities.ts';
 import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 
@@ -16,7 +15,6 @@ export type Database = {
   close(): Promise<void>;
 };
 
-export const entities: EntitySchema[] = [...catalogEntities];
 
 export type OpenDatabaseOptions = {
   databaseUrl: string | undefined;
@@ -35,7 +33,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   try {
     const orm = await MikroORM.init({
       ...connection,
-      entities,
+      // Modules read and write with hand-written SQL (db/sql.ts); no entity is mapped yet.
+      entities: [],
+      discovery: { warnWhenNoEntities: false },
       extensions: [Migrator],
       // Migrations are written by hand; no schema snapshot files are written next to them.
       migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
