@@ -12,7 +12,7 @@ import { Redis } from 'ioredis';
 import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
-import { startOAuthSweep } from './jobs/oauth-sweep.ts';
+import { startJobs } from './jobs/index.ts';
 
 export type RunningServer = {
   url: string;
@@ -77,7 +77,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    const stopSweep = startOAuthSweep(db.orm, log);
+    const stopJobs = startJobs(db.orm, log);
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     log.info({ url, mode: db.mode }, 'listening');
@@ -88,7 +88,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       limits,
       server,
       close: async () => {
-        stopSweep();
+        stopJobs();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();

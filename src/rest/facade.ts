@@ -22,6 +22,7 @@ export function createContext(deps: FacadeDeps, req: Request): Context {
     log: deps.log.child({ request_id: req.id }),
     actor: req.actor ?? null,
     catalogCache: deps.catalogCache,
+    headers: req.headers,
     response: { headers: {} },
   };
 }

@@ -18,6 +18,8 @@ export type Context = {
   log: Logger;
   actor: Actor | null;
   catalogCache: CatalogCache;
+  /** The request's headers (lower-case names), for procedures that read one (e.g. Idempotency-Key). */
+  headers: Readonly<Record<string, string | string[] | undefined>>;
   /** A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta. */
   response: { status?: number; headers: Record<string, string>; route?: string | undefined };
 };

@@ -1,0 +1,51 @@
+// A small real catalog for tests of user data (the movie fixture's titles and a few synthetic shows, in
+// a second or two, not the demo import), and users holding tokens with the scopes a test names.
+import path from 'node:path';
+import { importCatalog } from '../../src/core/catalog/import/index.ts';
+import { MoviesDatasetSource } from '../../src/core/catalog/import/movies-dataset.ts';
+import { SyntheticTvSource, SYNTHETIC_START_ID } from '../../src/core/catalog/import/synthetic-tv.ts';
+import type { TestApp } from './app.ts';
+import { makeApp, makeUser } from './oauth.ts';
+import { issueToken } from './tokens.ts';
+
+export const FIXTURE_MOVIES = path.resolve(import.meta.dirname, '../fixtures/movies_metadata.sample.csv');
+/** Movies in the fixture (movie_db_id): Spirited Away, and others. */
+export const SPIRITED_AWAY = 129;
+/** The first synthetic show's movie_db_id; shows are SYNTHETIC_START_ID .. + count - 1. */
+export const FIRST_SHOW = SYNTHETIC_START_ID;
+
+/** Imports the fixture movies and `shows` synthetic shows (seasons and episodes, some airing in the future). */
+export async function seedCatalog(app: TestApp, opts: { shows?: number; epoch?: Date } = {}): Promise<void> {
+  await importCatalog(app.db.orm.em.fork(), [
+    new MoviesDatasetSource({ file: FIXTURE_MOVIES }),
+    new SyntheticTvSource({ count: opts.shows ?? 5, ...(opts.epoch ? { epoch: opts.epoch } : {}) }),
+  ]);
+}
+
+export type Member = { userId: string; username: string; token: string; clientId: string };
+
+/** A new user and an app holding a token for them with exactly `scopes`. */
+export async function member(app: TestApp, username: string, scopes: string[], opts: { official?: boolean } = {}): Promise<Member> {
+  const user = await makeUser(app, username);
+  const client = await makeApp(app, { official: opts.official ?? false });
+  const token = await issueToken(app, { userId: user.id, clientId: client.client_id, scope: scopes.join(' ') });
+  return { userId: user.id, username, token, clientId: client.client_id };
+}
+
+/** Another token for the same user and app, with other scopes. */
+export function tokenWith(app: TestApp, m: Member, scopes: string[]): Promise<string> {
+  return issueToken(app, { userId: m.userId, clientId: m.clientId, scope: scopes.join(' ') });
+}
+
+export type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
+
+/** A platform API call as `token` (path relative to /api/platform/v1). */
+export async function platform(app: TestApp, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  const res = await fetch(`${app.url}/api/platform/v1${pathAndQuery}`, {
+    method,
+    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await res.text();
+  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, headers: res.headers };
+}
