@@ -4,6 +4,7 @@ import { Migration20261122010000Accounts } from './Migration20261122010000Accoun
 import { Migration20261122020000OAuth } from './Migration20261122020000OAuth.ts';
 import { Migration20261122030000Library } from './Migration20261122030000Library.ts';
 import { Migration20261122040000Lists } from './Migration20261122040000Lists.ts';
+import { Migration20261122045000Collection } from './Migration20261122045000Collection.ts';
 import { Migration20261122050000Sync } from './Migration20261122050000Sync.ts';
 import { Migration20261122060000Playback } from './Migration20261122060000Playback.ts';
 
@@ -13,6 +14,7 @@ export const migrationsList = [
   { name: 'Migration20261122020000OAuth', class: Migration20261122020000OAuth },
   { name: 'Migration20261122030000Library', class: Migration20261122030000Library },
   { name: 'Migration20261122040000Lists', class: Migration20261122040000Lists },
+  { name: 'Migration20261122045000Collection', class: Migration20261122045000Collection },
   { name: 'Migration20261122050000Sync', class: Migration20261122050000Sync },
   { name: 'Migration20261122060000Playback', class: Migration20261122060000Playback },
 ];

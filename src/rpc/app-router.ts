@@ -3,11 +3,14 @@
 import { catalogRouter } from './routers/catalog.ts';
 import { collectionRouter } from './routers/collection.ts';
 import { connectedAppsRouter } from './routers/connected-apps.ts';
-import { libraryRouter } from './routers/library.ts';
+import { historyRouter } from './routers/history.ts';
 import { listsRouter } from './routers/lists.ts';
 import { meRouter } from './routers/me.ts';
 import { playbackRouter } from './routers/playback.ts';
+import { profileRouter } from './routers/profile.ts';
+import { ratingsRouter } from './routers/ratings.ts';
 import { syncRouter } from './routers/sync.ts';
+import { titlesRouter } from './routers/titles.ts';
 import { router } from './trpc.ts';
 
 /** Served at /api/public/v1 (no authentication). */
@@ -19,7 +22,10 @@ export const publicRouter = router({
 export const platformRouter = router({
   me: meRouter,
   connectedApps: connectedAppsRouter,
-  library: libraryRouter,
+  titles: titlesRouter,
+  history: historyRouter,
+  ratings: ratingsRouter,
+  profile: profileRouter,
   lists: listsRouter,
   collection: collectionRouter,
   sync: syncRouter,
