@@ -160,7 +160,7 @@ describe('CORS', () => {
     expect(res.headers['access-control-allow-origin']).toBe('*');
     expect(String(res.headers['access-control-allow-headers'])).toContain('Authorization');
     const exposed = String(res.headers['access-control-expose-headers']).split(/,\s*/);
-    expect(exposed).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Service-Request-Id']));
+    expect(exposed).toEqual(expect.arrayContaining(['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', 'X-Service-Request-Id', 'Deprecation', 'Sunset', 'Link']));
   });
 
   it('exposes the same headers on ordinary responses', async () => {

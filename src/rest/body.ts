@@ -14,7 +14,7 @@ export function bodyLimitFor(path: string): number {
   return path.startsWith(`${PLATFORM_BASE}/sync/`) ? SYNC_BODY_LIMIT : BODY_LIMIT;
 }
 
-function hasBody(req: Request): boolean {
+export function hasBody(req: Request): boolean {
   const length = req.headers['content-length'];
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0');
 }

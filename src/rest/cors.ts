@@ -3,7 +3,8 @@
 import type { NextFunction, Request, Response } from 'express';
 import { REQUEST_ID_HEADER } from './request-id.ts';
 
-export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', REQUEST_ID_HEADER];
+// Deprecation, Sunset and Link tell a script that an endpoint it calls is going away (GET /profile/home).
+export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'Link'];
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID'];
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -11,6 +11,8 @@ import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
 import type { Context, Meta } from '../rpc/trpc.ts';
 import { errorBody, errorHeaders } from './envelope.ts';
+import { hasBody } from './body.ts';
+import { keepJsonBodyTypes } from './json-body-types.ts';
 
 export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache };
 
@@ -42,6 +44,7 @@ function routeLabels(router: OpenApiRouter, base: string): Map<string, string> {
 export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
   const captured = new WeakMap<Request, Captured>();
   const labels = routeLabels(router, base);
+  keepJsonBodyTypes(router);
   const handler = createOpenApiNodeHttpHandler<OpenApiRouter, Request, Response>({
     router,
     createContext: ({ req }) => {
@@ -63,6 +66,12 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
   });
 
   return (req: Request, res: Response, next: NextFunction): void => {
+    // A write sent with no body at all (e.g. POST /lists/{id}/like) is an empty JSON object: the facade
+    // would otherwise refuse it for its missing content type.
+    if (req.method !== 'GET' && req.method !== 'DELETE' && req.body === undefined && !req.headers['content-type'] && !hasBody(req)) {
+      req.headers['content-type'] = 'application/json';
+      req.body = {};
+    }
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
     // Swap the facade's error body for the envelope, keeping whatever headers the pipeline set.
     res.end = ((...args: unknown[]) => {

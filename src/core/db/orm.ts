@@ -39,7 +39,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       extensions: [Migrator],
       // Migrations are written by hand; no schema snapshot files are written next to them.
       migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
-      pool: { min: 0, max: opts.poolMax ?? 10 },
+      // The embedded socket runs one session for every connection and interleaves the extended-protocol
+      // messages of concurrent connections (parse on one, bind on another: "unnamed prepared statement
+      // does not exist", or another connection's rows; electric-sql/pglite#1046). PGlite executes one
+      // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
+      pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,
       allowGlobalContext: false,
