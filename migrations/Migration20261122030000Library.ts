@@ -50,18 +50,28 @@ export class Migration20261122030000Library extends Migration {
         constraint user_rating_target unique nulls not distinct (user_id, title_id, scope, season_number, episode_number)
       )`);
     this.addSql(`create index user_rating_user_time on user_rating (user_id, updated_at desc, id desc)`);
+    // The title detail's community rating: every user's whole-title rating of one title.
+    this.addSql(`create index user_rating_title on user_rating (title_id) where season_number is null and episode_number is null`);
     // Favourite flag and show status of one title for one user (a row exists while either is set).
+    // `id` is the wire id of favourite and status items; `show_status_at` is when the status last
+    // changed (a paused show resumes automatically only on a watch logged after it was paused).
     this.addSql(`
       create table user_title_state (
+        id bigint generated always as identity unique,
         user_id uuid not null references app_user (id) on delete cascade,
         title_id bigint not null references title (id) on delete cascade,
         is_favourite boolean not null default false,
         favourited_at timestamptz,
         show_status text check (show_status in ('planned', 'watching', 'paused', 'completed', 'dropped')),
         show_status_set_by text check (show_status_set_by in ('user', 'auto')),
+        show_status_at timestamptz,
         updated_at timestamptz not null default now(),
-        primary key (user_id, title_id)
+        primary key (user_id, title_id),
+        constraint user_title_state_favourite_time check (is_favourite = (favourited_at is not null)),
+        constraint user_title_state_status_time check ((show_status is null) = (show_status_at is null))
       )`);
+    this.addSql(`create index user_title_state_favourites on user_title_state (user_id, favourited_at desc, id desc) where is_favourite`);
+    this.addSql(`create index user_title_state_statuses on user_title_state (user_id, show_status_at desc, id desc) where show_status is not null`);
   }
 
   override down(): void {

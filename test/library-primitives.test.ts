@@ -66,7 +66,27 @@ describe('logWatches', () => {
     expect(again).toEqual([{ status: 'skipped', id: first[0]!.id }]);
     const log = (await changes()).filter((c) => c.resource === 'history');
     expect(log).toHaveLength(2);
-    expect(log[0]).toEqual({ resource: 'history', op: 'upsert', data: { id: Number(first[0]!.id), movieDbId: SPIRITED_AWAY, type: 'movie', season: null, episode: null, watchedAt: at.toISOString() } });
+    // The record is the GET /me/history item.
+    expect(log[0]).toEqual({
+      resource: 'history',
+      op: 'upsert',
+      data: {
+        id: Number(first[0]!.id),
+        movieDbId: SPIRITED_AWAY,
+        type: 'movie',
+        isAnime: false,
+        name: 'Spirited Away',
+        year: 2001,
+        posterPath: expect.any(String),
+        backdropPath: expect.any(String),
+        season: null,
+        episode: null,
+        episodeTitle: null,
+        stillPath: null,
+        runtimeMinutes: 125,
+        watchedAt: at.toISOString(),
+      },
+    });
   });
 
   it('never doubles a watch under concurrent calls', async () => {

@@ -8,6 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges } from '../changes/record.ts';
 import { query } from '../db/sql.ts';
+import { selectHistory, toHistoryItem, type HistoryItem, type HistoryRow } from './history-items.ts';
 import { applyWatchTransitions } from './show-status.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;
@@ -26,8 +27,8 @@ export type WatchInput = {
 
 export type WatchResult = { status: 'inserted' | 'skipped'; id: string };
 
-/** The change-feed record of a history entry (also what the snapshot returns). */
-export type HistoryRecord = { id: number; movieDbId: number; type: 'movie' | 'show'; season: number | null; episode: number | null; watchedAt: string };
+/** The change-feed record of a history entry (also what the snapshot returns): the `GET /me/history` item. */
+export type HistoryRecord = HistoryItem;
 
 /** Serialises writes of one user's watch history for the rest of the transaction. */
 export async function lockUserHistory(tx: EntityManager, userId: string): Promise<void> {
@@ -52,11 +53,9 @@ select $1, r.title_id, r.episode_id, r.season_number, r.episode_number, r.watche
 from json_to_recordset($2::json) as r(idx integer, title_id bigint, episode_id bigint, season_number integer,
   episode_number integer, watched_at timestamptz, runtime_minutes integer, source text, client_id text)
 order by r.idx
-returning id, title_id, episode_id, season_number, episode_number, watched_at
+returning *
 )
-select ins.*, t.movie_db_id, t.type from ins join title t on t.id = ins.title_id order by ins.id`;
-
-type Inserted = { id: string; title_id: string; episode_id: string | null; season_number: number | null; episode_number: number | null; watched_at: Date; movie_db_id: number; type: 'movie' | 'show' };
+${selectHistory('ins')} order by w.id`;
 
 const itemKey = (titleId: string, episodeId: string | null) => `${titleId}/${episodeId ?? ''}`;
 
@@ -95,7 +94,7 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
       const w = watches[idx]!;
       return { idx, title_id: w.titleId, episode_id: w.episodeId, season_number: w.season, episode_number: w.episode, watched_at: w.watchedAt.toISOString(), runtime_minutes: w.runtimeMinutes, source: w.source, client_id: w.clientId };
     });
-    const inserted = await query<Inserted>(tx, { text: INSERT_WATCHES, params: [userId, JSON.stringify(rows)] });
+    const inserted = await query<HistoryRow>(tx, { text: INSERT_WATCHES, params: [userId, JSON.stringify(rows)] });
     // Match returned rows to inputs by content (within one call, no two inserted watches share it).
     const byContent = new Map(inserted.map((r) => [`${itemKey(String(r.title_id), r.episode_id === null ? null : String(r.episode_id))}@${new Date(r.watched_at).getTime()}`, r]));
     for (const idx of toInsert) {
@@ -106,21 +105,21 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
     await recordChanges(
       tx,
       userId,
-      inserted.map((r) => ({ resource: 'history' as const, resourceId: r.id, op: 'upsert' as const, data: historyRecord(r) })),
+      inserted.map((r) => ({ resource: 'history' as const, resourceId: r.id, op: 'upsert' as const, data: toHistoryItem(r) })),
     );
-    await applyWatchTransitions(tx, userId, [...new Set(inserted.map((r) => String(r.title_id)))]);
+    await applyWatchTransitions(tx, userId, latestWatchPerTitle(inserted));
   }
   for (const [idx, first] of sameAs) results[idx] = { status: 'skipped', id: results[first]!.id };
   return results as WatchResult[];
 }
 
-export function historyRecord(r: Inserted): HistoryRecord {
-  return {
-    id: Number(r.id),
-    movieDbId: r.movie_db_id,
-    type: r.type,
-    season: r.season_number,
-    episode: r.episode_number,
-    watchedAt: new Date(r.watched_at).toISOString(),
-  };
+/** The newest new watch of each title, for the show-status rules. */
+function latestWatchPerTitle(rows: HistoryRow[]): { titleId: string; latestWatchedAt: Date }[] {
+  const latest = new Map<string, Date>();
+  for (const r of rows) {
+    const at = new Date(r.watched_at);
+    const prev = latest.get(String(r.title_id));
+    if (!prev || prev < at) latest.set(String(r.title_id), at);
+  }
+  return [...latest].map(([titleId, latestWatchedAt]) => ({ titleId, latestWatchedAt }));
 }

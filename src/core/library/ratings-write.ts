@@ -4,6 +4,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
 import { query } from '../db/sql.ts';
+import { libraryItems, type LibraryItem } from './library-items.ts';
+import { lockTitleStates, recordTitleState } from './title-state-write.ts';
 
 export type RatingScope = 'title' | 'series' | 'season' | 'episode';
 
@@ -11,10 +13,13 @@ export type RatingTarget = { titleId: string; scope: RatingScope; season: number
 
 export type RatingResult = { status: 'inserted' | 'updated' | 'skipped'; id: string };
 
-/** The change-feed record of a rating. */
-export type RatingRecord = { id: number; movieDbId: number; type: 'movie' | 'show'; scope: RatingScope; season: number | null; episode: number | null; rating: number; ratedAt: string; updatedAt: string };
+/** The change-feed record of a rating: the `GET /me/ratings` item. */
+export type RatingRecord = LibraryItem;
 
-type Row = { id: string; rating: number; rated_at: Date; updated_at: Date; inserted: boolean; changed: boolean; movie_db_id: number; type: 'movie' | 'show' };
+type Row = { id: string; inserted: boolean; changed: boolean; movie_db_id: number; type: 'movie' | 'show' };
+
+/** Title-level ratings show in the title's favourite and status items: their records change too. */
+const isTitleLevel = (scope: RatingScope) => scope === 'title' || scope === 'series';
 
 // `changed` is false when the same rating was already there: nothing is written, nothing recorded.
 const UPSERT = `
@@ -36,37 +41,31 @@ select u.*, t.movie_db_id, t.type from (
 ) u join title t on t.id = $2`;
 
 export async function setRating(tx: EntityManager, userId: string, target: RatingTarget, rating: number, ratedAt?: Date): Promise<RatingResult> {
+  await lockTitleStates(tx, userId);
   const [row] = await query<Row>(tx, {
     text: UPSERT,
     params: [userId, target.titleId, target.scope, target.season, target.episode, rating, ratedAt?.toISOString() ?? null],
   });
   if (!row) throw new Error('rating upsert returned nothing');
-  if (row.changed) await recordChange(tx, userId, { resource: 'ratings', resourceId: row.id, op: 'upsert', data: ratingRecord(target, row) });
+  if (row.changed) {
+    const [item] = await libraryItems(tx, userId, 'ratings', { ids: [String(row.id)] });
+    await recordChange(tx, userId, { resource: 'ratings', resourceId: row.id, op: 'upsert', data: item! });
+    if (isTitleLevel(target.scope)) await recordTitleState(tx, userId, { id: target.titleId, type: row.type, movieDbId: row.movie_db_id }, { ratings: false });
+  }
   return { status: !row.changed ? 'skipped' : row.inserted ? 'inserted' : 'updated', id: String(row.id) };
 }
 
 /** Removes a rating; returns the removed rating's id, or null if there was none. */
 export async function removeRating(tx: EntityManager, userId: string, target: RatingTarget): Promise<string | null> {
-  const [row] = await query<{ id: string }>(tx, {
-    text: `delete from user_rating where user_id = $1 and title_id = $2 and scope = $3
-      and season_number is not distinct from $4 and episode_number is not distinct from $5 returning id`,
+  await lockTitleStates(tx, userId);
+  const [row] = await query<{ id: string; type: 'movie' | 'show'; movie_db_id: number }>(tx, {
+    text: `with del as (delete from user_rating where user_id = $1 and title_id = $2 and scope = $3
+      and season_number is not distinct from $4 and episode_number is not distinct from $5 returning id, title_id)
+      select del.id, t.type, t.movie_db_id from del join title t on t.id = del.title_id`,
     params: [userId, target.titleId, target.scope, target.season, target.episode],
   });
   if (!row) return null;
   await recordChange(tx, userId, { resource: 'ratings', resourceId: row.id, op: 'delete', data: null });
+  if (isTitleLevel(target.scope)) await recordTitleState(tx, userId, { id: target.titleId, type: row.type, movieDbId: row.movie_db_id }, { ratings: false });
   return String(row.id);
-}
-
-function ratingRecord(target: RatingTarget, row: Row): RatingRecord {
-  return {
-    id: Number(row.id),
-    movieDbId: row.movie_db_id,
-    type: row.type,
-    scope: target.scope,
-    season: target.season,
-    episode: target.episode,
-    rating: row.rating,
-    ratedAt: new Date(row.rated_at).toISOString(),
-    updatedAt: new Date(row.updated_at).toISOString(),
-  };
 }

@@ -1,0 +1,76 @@
+// Wire inputs of the history and ratings routes. Query strings arrive as text: numbers use explicit
+// z.coerce (DESIGN §5). Path ids are bigints on the wire as integers up to 2^53 - 1.
+import { z } from 'zod';
+import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
+
+// Movie database ids, seasons and episodes are PostgreSQL integers.
+const INT_MAX = 2_147_483_647;
+/** A watch may be dated up to this far ahead of the server's clock (clients' clocks drift). */
+export const FUTURE_SKEW_MS = 5 * 60_000;
+
+// Only the type error is replaced: range errors keep zod's own wording ("Too big: expected ... <=10").
+const typeError = { error: (issue: { code: string; input?: unknown }) => (issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? 'must be an integer' : undefined) };
+// JSON numbers: the facade keeps body types (src/rest/json-body-types.ts), so "129" is refused.
+const int = (min: number, max: number) => z.number(typeError).int('must be an integer').min(min).max(max);
+const queryInt = (min: number, max: number) => z.coerce.number(typeError).int('must be an integer').min(min).max(max);
+
+export const titleType = z.enum(['movie', 'show']);
+export const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
+export const entryId = queryInt(1, Number.MAX_SAFE_INTEGER);
+export const movieDbId = int(1, INT_MAX);
+export const season = int(0, INT_MAX);
+export const episode = int(1, INT_MAX);
+
+/** An ISO 8601 date-time with `Z` or an offset; as a Date. */
+export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset' }).transform((s) => new Date(s));
+/** A date-time of a watch: not in the future. */
+export const watchTime = dateTime.refine((d) => d.getTime() <= Date.now() + FUTURE_SKEW_MS, 'must not be in the future');
+
+export const PAGE_SIZE_DEFAULT = 50;
+export const PAGE_SIZE_MAX = 100;
+export const HISTORY_LIMIT_DEFAULT = 50;
+export const HISTORY_LIMIT_MAX = 100;
+
+export const historyQuery = z
+  .strictObject({
+    cursor: z.string().min(1).max(500).optional().describe('The previous page\'s `nextCursor`; keep the other parameters identical.'),
+    limit: queryInt(1, HISTORY_LIMIT_MAX).default(HISTORY_LIMIT_DEFAULT),
+    type: kindFilter.optional(),
+    startAt: dateTime.optional().describe('Entries watched at or after this time.'),
+    endAt: dateTime.optional().describe('Entries watched before this time.'),
+  })
+  .refine((q) => !q.startAt || !q.endAt || q.startAt < q.endAt, { message: 'startAt must be before endAt', path: ['startAt'] });
+
+export const logWatchInput = z.strictObject({
+  type: titleType,
+  movieDbId,
+  season: season.optional().describe('Shows: with `episode` one episode; alone, every aired episode of the season; omitted, every aired episode of the show.'),
+  episode: episode.optional(),
+  watchedAt: watchTime.optional().describe('When it was watched; default now. Not in the future.'),
+});
+
+export const editWatchInput = z.strictObject({ id: entryId, watchedAt: watchTime });
+
+export const rateInput = z.strictObject({
+  type: titleType,
+  movieDbId,
+  season: season.optional().describe('Rate a season (or with `episode`, an episode) of a show.'),
+  episode: episode.optional(),
+  rating: int(1, 10).describe('1 to 10, whole numbers.'),
+});
+
+/** A title in a JSON body. */
+export const titleInput = z.strictObject({ type: titleType, movieDbId });
+/** A title in a path (`/{type}/{movieDbId}`). */
+export const titlePath = z.strictObject({ type: titleType, movieDbId: queryInt(1, INT_MAX) });
+
+export const statusInput = titlePath.extend({ status: z.enum(SHOW_STATUSES).describe('Movies: `planned` or `completed` only.') });
+
+const pageParams = {
+  page: queryInt(1, 1_000_000).default(1).describe('1-based.'),
+  pageSize: queryInt(1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  type: kindFilter.optional(),
+};
+export const ratingsQuery = z.strictObject({ ...pageParams, scope: z.enum(RATING_SCOPES).optional() });
+export const favouritesQuery = z.strictObject({ ...pageParams, scope: z.enum(['title', 'series']).optional().describe('`title`: movies; `series`: shows.') });
+export const statusesQuery = z.strictObject({ ...pageParams, status: z.enum(SHOW_STATUSES).optional() });
