@@ -1,4 +1,46 @@
-// Procedures of the profile module. (Filled in by the module's owner.)
-import { router } from '../trpc.ts';
+// The deprecated profile home and the community statistics (spec: Profile home, Community statistics).
+import { z } from 'zod';
+import { communityStats } from '../../core/profile/community-stats.ts';
+import { profileHome } from '../../core/profile/home.ts';
+import { communityStats as communityStatsShape, profileHome as profileHomeShape } from '../../core/profile/schemas.ts';
+import { platformProcedure, router, type Context } from '../trpc.ts';
 
-export const profileRouter = router({});
+/** Deprecated since 2026-11-22T00:00:00Z (RFC 9745 form: @ Unix seconds); removed after the Sunset date (RFC 8594). */
+export const PROFILE_HOME_DEPRECATED = '@1795305600';
+export const PROFILE_HOME_SUNSET = 'Tue, 01 Jun 2027 00:00:00 GMT';
+
+function deprecationHeaders(ctx: Context): void {
+  const platform = `${ctx.config.baseUrl}/api/platform/v1`;
+  ctx.response.headers['Deprecation'] = PROFILE_HOME_DEPRECATED;
+  ctx.response.headers['Sunset'] = PROFILE_HOME_SUNSET;
+  ctx.response.headers['Link'] = [
+    `<${platform}/me/lists>; rel="successor-version"`,
+    `<${platform}/me/history>; rel="successor-version"`,
+    `<${ctx.config.baseUrl}/docs>; rel="deprecation"; type="text/html"`,
+  ].join(', ');
+}
+
+export const profileRouter = router({
+  home: platformProcedure('profile:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/profile/home',
+        tags: ['profile'],
+        summary: 'Deprecated (Sunset 2027-06-01): the user\'s lists and recent watches; use GET /me/lists and GET /me/history',
+        deprecated: true,
+        protect: true,
+      },
+    })
+    .input(z.object({}).strict().optional())
+    .output(profileHomeShape)
+    .query(({ ctx }) => {
+      deprecationHeaders(ctx);
+      return profileHome(ctx.em, ctx.actor.userId, ctx.config.imageBaseUrl);
+    }),
+  communityStats: platformProcedure('profile:read')
+    .meta({ openapi: { method: 'GET', path: '/me/community-stats', tags: ['profile'], summary: 'Streak, this month\'s watching, weekly challenges and XP, from the user\'s history and ratings', protect: true } })
+    .input(z.object({}).strict().optional())
+    .output(communityStatsShape)
+    .query(({ ctx }) => communityStats(ctx.em, ctx.actor.userId, new Date())),
+});

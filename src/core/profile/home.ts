@@ -1,0 +1,52 @@
+// The deprecated profile home (spec: Profile home): the user's lists and their most recent watches.
+// Its successors are GET /me/lists and GET /me/history.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { imageUrl } from '../catalog/present.ts';
+import { query } from '../db/sql.ts';
+import { profileHomeLists } from '../lists/summaries.ts';
+import type { ProfileHome, RecentWatch } from './schemas.ts';
+
+export const HOME_LISTS = 20;
+export const HOME_RECENT_WATCHES = 20;
+
+type WatchRow = {
+  id: string;
+  movie_db_id: number;
+  type: 'movie' | 'show';
+  name: string;
+  poster_path: string;
+  backdrop_path: string;
+  season_number: number | null;
+  episode_number: number | null;
+  episode_title: string | null;
+};
+
+const RECENT_WATCHES = `
+select w.id, t.movie_db_id, t.type, t.name, t.poster_path, t.backdrop_path, w.season_number, w.episode_number, e.name as episode_title
+from watch_history w
+join title t on t.id = w.title_id
+left join episode e on e.id = w.episode_id
+where w.user_id = $1
+order by w.watched_at desc, w.id desc
+limit $2`;
+
+export async function profileHome(em: EntityManager, userId: string, imageBaseUrl: string): Promise<ProfileHome> {
+  const lists = await profileHomeLists(em, userId, HOME_LISTS);
+  const rows = await query<WatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] });
+  return { lists, recentWatchHistory: rows.map((r) => toRecentWatch(r, imageBaseUrl)) };
+}
+
+function toRecentWatch(r: WatchRow, imageBaseUrl: string): RecentWatch {
+  return {
+    id: String(r.id),
+    movieDbId: r.movie_db_id,
+    type: r.type,
+    name: r.name,
+    posterUrl: imageUrl(imageBaseUrl, 'w500', r.poster_path),
+    backdropUrl: imageUrl(imageBaseUrl, 'w1280', r.backdrop_path),
+    season: r.season_number ?? 0,
+    episode: r.episode_number ?? 0,
+    episodeTitle: r.episode_title ?? '',
+    mediaSource: 'movie_db',
+  };
+}

@@ -1,0 +1,78 @@
+// Wire shapes of the profile home (deprecated) and the community statistics (spec: Profile home,
+// Community statistics). As elsewhere, fields the contract does not mark nullable are never null: a
+// movie's entry in recentWatchHistory has season 0, episode 0 and episodeTitle "".
+import { z } from 'zod';
+import { previewPoster } from '../lists/schemas.ts';
+
+const count = z.number().int().min(0);
+
+/** A list summary without `description` (the shape profileHomeLists returns). */
+export const profileHomeList = z
+  .object({
+    id: z.number().int().min(1),
+    name: z.string(),
+    isPublic: z.boolean(),
+    isWatchlist: z.boolean(),
+    isDynamicList: z.boolean(),
+    externalSource: z.string().nullable(),
+    isCollaborative: z.boolean(),
+    ownerUsername: z.string().nullable(),
+    itemCount: count,
+    previewPosters: z.array(previewPoster),
+  })
+  .meta({ id: 'ProfileHomeList' });
+
+export const recentWatch = z
+  .object({
+    id: z.string().describe('The watch-history entry id, as a string.'),
+    movieDbId: z.number().int().min(1),
+    type: z.enum(['movie', 'show']),
+    name: z.string().describe('The title\'s name.'),
+    posterUrl: z.string().describe('Absolute poster URL, or "" when the title has none.'),
+    backdropUrl: z.string().describe('Absolute backdrop URL, or "" when the title has none.'),
+    season: count.describe('0 for a movie.'),
+    episode: count.describe('0 for a movie.'),
+    episodeTitle: z.string().describe('"" for a movie.'),
+    mediaSource: z.literal('movie_db'),
+  })
+  .meta({ id: 'RecentWatch' });
+export type RecentWatch = z.infer<typeof recentWatch>;
+
+export const profileHome = z
+  .object({
+    lists: z.array(profileHomeList).describe('The user\'s lists (at most 20), as GET /me/lists shows them without description.'),
+    recentWatchHistory: z.array(recentWatch).describe('The 20 most recent watches, newest first.'),
+  })
+  .meta({ id: 'ProfileHome' });
+export type ProfileHome = z.infer<typeof profileHome>;
+
+export const weeklyChallenge = z
+  .object({
+    id: z.string(),
+    title: z.string(),
+    description: z.string(),
+    target: z.number().int().min(1),
+    progress: count.describe('Counted this ISO week (UTC), capped at target.'),
+    xpReward: count,
+    completed: z.boolean(),
+  })
+  .meta({ id: 'WeeklyChallenge' });
+export type WeeklyChallenge = z.infer<typeof weeklyChallenge>;
+
+export const communityStats = z
+  .object({
+    streak: count.describe('Consecutive UTC days with at least one watch, ending today or yesterday; 0 otherwise.'),
+    monthMovies: count.describe('Movie watches this calendar month (UTC), rewatches included.'),
+    monthEpisodes: count.describe('Episode watches this calendar month (UTC), rewatches included.'),
+    monthHours: count.describe('Runtime of this month\'s watches in whole hours, rounded down.'),
+    monthReviews: count.describe('Ratings given (or last changed) this calendar month.'),
+    monthGenres: z
+      .array(z.object({ name: z.string(), count, share: z.number().min(0).max(1) }))
+      .describe('Genres of this month\'s watches (each watch counts once per genre of its title), most watched first; shares sum to 1.'),
+    weeklyChallenges: z.array(weeklyChallenge),
+    weeklyCompletedChallenges: count,
+    totalChallengesCompleted: count.describe('Challenges completed over every ISO week of the user\'s history, this one included.'),
+    xpScore: count.describe('10 per movie watch + 3 per episode watch + 5 per rating + the XP of every completed challenge.'),
+  })
+  .meta({ id: 'CommunityStats' });
+export type CommunityStats = z.infer<typeof communityStats>;
