@@ -10,6 +10,8 @@ import { appCreateCommand } from './cli/app-create.ts';
 import { appDeactivateCommand } from './cli/app-deactivate.ts';
 import { appRotateSecretCommand } from './cli/app-rotate-secret.ts';
 import { catalogImportCommand } from './cli/catalog-import.ts';
+import { listFeatureCommand, listUnfeatureCommand } from './cli/list-feature.ts';
+import { listImportCommand } from './cli/list-import.ts';
 import { userCreateCommand } from './cli/user-create.ts';
 import { UsageError, type Command } from './cli/command.ts';
 
@@ -24,6 +26,9 @@ const commands: Record<string, Command> = {
   'app:activate': appActivateCommand,
   'app:deactivate': appDeactivateCommand,
   'app:rotate-secret': appRotateSecretCommand,
+  'list:feature': listFeatureCommand,
+  'list:unfeature': listUnfeatureCommand,
+  'list:import': listImportCommand,
 };
 
 function usage(): string {

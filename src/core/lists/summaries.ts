@@ -1,7 +1,8 @@
 // The user's lists as the deprecated profile home shows them: list summaries without `description`.
-// (Filled in by the lists module.)
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ListPreviewPoster } from './for-title.ts';
+import { listRows, toProfileHomeList } from './present.ts';
+import { myListIds } from './read.ts';
 
 export type ProfileHomeList = {
   id: number;
@@ -16,6 +17,7 @@ export type ProfileHomeList = {
   previewPosters: ListPreviewPoster[];
 };
 
-export async function profileHomeLists(_em: EntityManager, _userId: string, _limit: number): Promise<ProfileHomeList[]> {
-  return [];
+/** The user's first `limit` lists (owned and collaborating), in GET /me/lists order. */
+export async function profileHomeLists(em: EntityManager, userId: string, limit: number): Promise<ProfileHomeList[]> {
+  return (await listRows(em, await myListIds(em, userId, null, limit))).map(toProfileHomeList);
 }

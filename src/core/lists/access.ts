@@ -1,0 +1,59 @@
+// Who may do what with a list. Reading: a public list is open to everyone; a private one only to its
+// owner, its collaborators and users invited to it — to anyone else it does not exist (404). Items:
+// owner and collaborators add, remove and reorder them. Settings, deletion and collaborators: the owner
+// only. A caller not allowed a write gets 404 `not_found` too (the spec's 403 is about a token's access
+// to the surface, not about one record; docs in the OpenAPI of each write).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from '../db/sql.ts';
+import { ApiError, notFound } from '../errors.ts';
+
+export type ListRole = 'owner' | 'collaborator' | 'invited' | 'viewer';
+
+export type ListAccess = {
+  id: string;
+  ownerId: string;
+  kind: 'plain' | 'dynamic' | 'external';
+  isPublic: boolean;
+  isWatchlist: boolean;
+  role: ListRole;
+};
+
+type Row = { id: string; owner_id: string; kind: ListAccess['kind']; is_public: boolean; is_watchlist: boolean; invited_at: Date | null; accepted_at: Date | null };
+
+/**
+ * The list as `userId` may see it, or 404. With `lock`, the list row is locked for the rest of the
+ * transaction: every write to a list takes this lock first, so writes to one list run one at a time
+ * and the counts recomputed at their end see every item.
+ */
+export async function listAccess(em: EntityManager, listId: number | string, userId: string | null, opts: { lock?: boolean } = {}): Promise<ListAccess> {
+  const [row] = await query<Row>(em, {
+    text: `select l.id, l.owner_id, l.kind, l.is_public, l.is_watchlist, m.invited_at, m.accepted_at
+      from list l left join list_member m on m.list_id = l.id and m.user_id = $2
+      where l.id = $1 ${opts.lock ? 'for update of l' : ''}`,
+    params: [String(listId), userId],
+  });
+  if (!row) throw notFound(`List ${listId}`);
+  const role: ListRole = row.owner_id === userId ? 'owner' : row.accepted_at ? 'collaborator' : row.invited_at ? 'invited' : 'viewer';
+  if (!row.is_public && role === 'viewer') throw notFound(`List ${listId}`);
+  return { id: String(row.id), ownerId: row.owner_id, kind: row.kind, isPublic: row.is_public, isWatchlist: row.is_watchlist, role };
+}
+
+/** Owner only (settings, deletion, collaborators); anyone else: 404. */
+export async function ownedList(tx: EntityManager, listId: number | string, userId: string): Promise<ListAccess> {
+  const list = await listAccess(tx, listId, userId, { lock: true });
+  if (list.role !== 'owner') throw notFound(`List ${listId} among the lists you own`);
+  return list;
+}
+
+/** Owner or collaborator, on a list whose items users manage (not dynamic, not external: 409). */
+export async function itemWritableList(tx: EntityManager, listId: number | string, userId: string): Promise<ListAccess> {
+  const list = await listAccess(tx, listId, userId, { lock: true });
+  if (list.role !== 'owner' && list.role !== 'collaborator') throw notFound(`List ${listId} among the lists you own or collaborate on`);
+  assertItemsWritable(list);
+  return list;
+}
+
+export function assertItemsWritable(list: Pick<ListAccess, 'id' | 'kind'>): void {
+  if (list.kind === 'dynamic') throw new ApiError('conflict', `List ${list.id} is a dynamic list: its items come from its filters and cannot be written`);
+  if (list.kind === 'external') throw new ApiError('conflict', `List ${list.id} is managed by an external source and is read-only`);
+}
