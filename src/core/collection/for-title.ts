@@ -1,9 +1,22 @@
-// What the title detail shows of the collection (spec: `collectionStatus`). (Filled in by the collection
-// module.)
+// What the title detail shows of the collection (spec: `collectionStatus`): whether the user owns the
+// title, in which formats (in COLLECTION_FORMATS order), and each item with its season (0 = the whole
+// title, as on GET /me/collection).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from '../db/sql.ts';
+import { COLLECTION_FORMATS, type CollectionFormat } from './schemas.ts';
 
 export type CollectionStatus = { owned: boolean; formats: string[]; items: { id: number; format: string; season: number }[] };
 
-export async function collectionStatusForTitle(_em: EntityManager, _userId: string, _titleId: string): Promise<CollectionStatus> {
-  return { owned: false, formats: [], items: [] };
+const formatRank = (f: string) => COLLECTION_FORMATS.indexOf(f as CollectionFormat);
+
+export async function collectionStatusForTitle(em: EntityManager, userId: string, titleId: string): Promise<CollectionStatus> {
+  const rows = await query<{ id: string; format: string; season: number | null }>(em, {
+    text: `select id, format, season from collection_item where user_id = $1 and title_id = $2`,
+    params: [userId, titleId],
+  });
+  const items = rows
+    .map((r) => ({ id: Number(r.id), format: r.format, season: r.season ?? 0 }))
+    .sort((a, b) => a.season - b.season || formatRank(a.format) - formatRank(b.format) || a.id - b.id);
+  const formats = [...new Set(items.map((i) => i.format))].sort((a, b) => formatRank(a) - formatRank(b));
+  return { owned: items.length > 0, formats, items };
 }
