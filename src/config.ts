@@ -49,6 +49,7 @@ const schema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(86_400, 'must be at most 86400').default(60),
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
+  SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
 export type Config = {
@@ -73,6 +74,11 @@ export type Config = {
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
   movieDbApiUrl: string;
+  /**
+   * Test hook, never set in production: a bulk sync write holds its transaction open this long after
+   * its writes, before the commit, so a test can kill the process in the middle of a batch.
+   */
+  syncTestHoldMs: number;
 };
 
 export class ConfigError extends Error {}
@@ -115,6 +121,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY ? c.TRUST_PROXY.split(',').map((p) => p.trim()) : [],
     rateLimits: c.RATE_LIMITS === 'on',
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
+    syncTestHoldMs: c.SYNC_TEST_HOLD_MS,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
   };

@@ -1,0 +1,64 @@
+// A bulk write (POST /sync/{resource}): the idempotency key claimed, the items applied and the result
+// recorded, all in one transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from '../db/sql.ts';
+import { transaction } from '../db/transaction.ts';
+import { syncHistory } from './history.ts';
+import { claimKey, recordResult } from './idempotency.ts';
+import type { SyncItem } from './items.ts';
+import { syncRatings } from './ratings.ts';
+import { summarize, type BulkResult, type ItemResult } from './results.ts';
+import type { HistoryItem, RatingItem, WatchlistItem } from './schemas.ts';
+import { syncWatchlist } from './watchlist.ts';
+
+/** The bulk-writable resources and the scope each needs (DESIGN §3). */
+export const SYNC_WRITE_SCOPES = { history: 'history:write', ratings: 'ratings:write', watchlist: 'lists:write' } as const;
+
+export type SyncResource = keyof typeof SYNC_WRITE_SCOPES;
+
+export type BulkItems =
+  | { resource: 'history'; items: SyncItem<HistoryItem>[] }
+  | { resource: 'ratings'; items: SyncItem<RatingItem>[] }
+  | { resource: 'watchlist'; items: SyncItem<WatchlistItem>[] };
+
+export type BulkRequest = BulkItems & {
+  userId: string;
+  clientId: string;
+  key: string;
+  /** bodyHash() of the request's items: the same key with another body is a conflict. */
+  hash: string;
+  now: Date;
+  /**
+   * Test hook (SYNC_TEST_HOLD_MS): hold the transaction open this long after the writes, before the
+   * commit, so a test can kill the process in the middle of a batch. Never set in production.
+   */
+  holdMs?: number;
+  /** Called once the writes are done and the hold starts (the test hook logs it). */
+  onHold?: () => void;
+};
+
+function apply(tx: EntityManager, req: BulkRequest): Promise<ItemResult[]> {
+  switch (req.resource) {
+    case 'history':
+      return syncHistory(tx, req.userId, req.clientId, req.items);
+    case 'ratings':
+      return syncRatings(tx, req.userId, req.items);
+    case 'watchlist':
+      return syncWatchlist(tx, req.userId, req.items);
+  }
+}
+
+export function runBulkSync(em: EntityManager, req: BulkRequest): Promise<BulkResult> {
+  const scope = { userId: req.userId, clientId: req.clientId, operation: req.resource, key: req.key };
+  return transaction(em, async (tx) => {
+    const stored = await claimKey(tx, scope, req.hash, req.now);
+    if (stored) return { ...stored, idempotency_replayed: true };
+    const result = summarize(await apply(tx, req));
+    await recordResult(tx, scope, req.hash, result, req.now);
+    if (req.holdMs) {
+      req.onHold?.();
+      await query(tx, { text: `select pg_sleep($1)`, params: [req.holdMs / 1000] });
+    }
+    return { ...result, idempotency_replayed: false };
+  });
+}

@@ -1,0 +1,67 @@
+// Items of a bulk write as the core receives them: each already validated on its own, or carrying the
+// reason it is invalid. Titles of the valid ones are resolved in one query per batch.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { resolveTitles, type ResolvedTitle, type TitleRef } from '../catalog/resolve.ts';
+import { itemResult, type ItemResult } from './results.ts';
+
+export type SyncItem<T> = { index: number; clientItemId: string | null } & ({ ok: true; item: T } | { ok: false; error: string });
+
+export type Valid<T> = { index: number; clientItemId: string | null; item: T };
+
+type RefFields = {
+  movie_db_id?: number | null;
+  tv_db_id?: number | null;
+  film_db_id?: string | null;
+  anime_db_id?: number | null;
+  title?: string | null;
+  year?: number | null;
+};
+
+export function titleRef(item: RefFields, type: 'movie' | 'show'): TitleRef {
+  return {
+    type,
+    movieDbId: item.movie_db_id ?? undefined,
+    tvDbId: item.tv_db_id ?? undefined,
+    filmDbId: item.film_db_id ?? undefined,
+    animeDbId: item.anime_db_id ?? undefined,
+    title: item.title ?? undefined,
+    year: item.year ?? undefined,
+  };
+}
+
+/** Splits a batch: results for the invalid items, and the valid ones to apply. */
+export function splitValid<T>(items: SyncItem<T>[]): { results: ItemResult[]; valid: Valid<T>[] } {
+  const results: ItemResult[] = [];
+  const valid: Valid<T>[] = [];
+  for (const i of items) {
+    if (i.ok) valid.push({ index: i.index, clientItemId: i.clientItemId, item: i.item });
+    else results.push(itemResult(i.index, i.clientItemId, 'invalid', { error: i.error }));
+  }
+  return { results, valid };
+}
+
+/** Resolves every valid item's title at once; `deferred`/`unmatched` results for those not found. */
+export async function resolveItems<T extends RefFields>(
+  tx: EntityManager,
+  valid: Valid<T>[],
+  typeOf: (item: T) => 'movie' | 'show',
+): Promise<{ matched: (Valid<T> & { title: ResolvedTitle })[]; unmatched: ItemResult[] }> {
+  const titles = await resolveTitles(tx, valid.map((v) => titleRef(v.item, typeOf(v.item))));
+  const matched: (Valid<T> & { title: ResolvedTitle })[] = [];
+  const unmatched: ItemResult[] = [];
+  valid.forEach((v, i) => {
+    const title = titles[i];
+    if (title) matched.push({ ...v, title });
+    else unmatched.push(deferred(v));
+  });
+  return { matched, unmatched };
+}
+
+/** Not in the catalog (yet): the title, or a resolved show's season or episode. */
+export function deferred(v: { index: number; clientItemId: string | null; title?: ResolvedTitle }): ItemResult {
+  return itemResult(v.index, v.clientItemId, 'deferred', { reason: 'unmatched', resolved_movie_db_id: v.title?.movieDbId ?? null });
+}
+
+export function byIndex(results: ItemResult[]): ItemResult[] {
+  return results.sort((a, b) => a.index - b.index);
+}

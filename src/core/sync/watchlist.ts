@@ -1,0 +1,30 @@
+// Bulk watchlist: titles resolved for the whole batch, then each item added or removed in order
+// through the lists module's watchlist writes (which record the changes).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { addToWatchlist, removeFromWatchlist } from '../lists/watchlist.ts';
+import { byIndex, resolveItems, splitValid, type SyncItem } from './items.ts';
+import { itemResult, type ItemResult } from './results.ts';
+import type { WatchlistItem } from './schemas.ts';
+
+const typeOf = (i: WatchlistItem) => i.type ?? 'movie';
+
+export async function syncWatchlist(tx: EntityManager, userId: string, items: SyncItem<WatchlistItem>[]): Promise<ItemResult[]> {
+  const { results, valid } = splitValid(items);
+  const { matched, unmatched } = await resolveItems(tx, valid, typeOf);
+  results.push(...unmatched);
+  for (const m of matched) {
+    const resolved = { resolved_movie_db_id: m.title.movieDbId };
+    if (m.item.remove) {
+      const removed = await removeFromWatchlist(tx, userId, m.title.id);
+      results.push(
+        removed === null
+          ? itemResult(m.index, m.clientItemId, 'skipped', { reason: 'absent', ...resolved })
+          : itemResult(m.index, m.clientItemId, 'removed', { id: Number(removed), ...resolved }),
+      );
+      continue;
+    }
+    const r = await addToWatchlist(tx, userId, m.title.id);
+    results.push(itemResult(m.index, m.clientItemId, r.status, { id: Number(r.id), reason: r.status === 'skipped' ? 'duplicate' : null, ...resolved }));
+  }
+  return byIndex(results);
+}

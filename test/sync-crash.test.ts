@@ -1,0 +1,123 @@
+// A server killed (kill -9) in the middle of a bulk write applies the whole batch or none of it, and
+// the retry with the same Idempotency-Key applies it exactly once. The server runs as a child process
+// (`node src/main.ts`) on this file's database; SYNC_TEST_HOLD_MS makes the batch hold its transaction
+// open after its writes, before the commit, and log "sync batch held open", so the kill lands there.
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { freePort, startTestApp } from './helpers/app.ts';
+import type { TestDatabase } from './helpers/db.ts';
+import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
+import { newKey } from './helpers/sync-client.ts';
+
+const main = path.resolve(import.meta.dirname, '../src/main.ts');
+let database: TestDatabase;
+let user: Member;
+
+type Child = { process: ChildProcess; url: string; logs: Array<Record<string, unknown>> };
+
+async function startChild(extraEnv: Record<string, string>): Promise<Child> {
+  const port = await freePort();
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    PORT: String(port),
+    HOST: '127.0.0.1',
+    BASE_URL: `http://127.0.0.1:${port}`,
+    DATA_DIR: database.dataDir,
+    DEMO_DATA: 'off',
+    RATE_LIMITS: 'off',
+    LOG_LEVEL: 'info',
+    REDIS_KEY_PREFIX: `crash${process.pid}_${port}`,
+    ...extraEnv,
+  };
+  delete env.DATABASE_URL;
+  if (database.databaseUrl) env.DATABASE_URL = database.databaseUrl;
+  const child = spawn(process.execPath, [main], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'inherit'] });
+  const logs: Array<Record<string, unknown>> = [];
+  let buffer = '';
+  child.stdout!.on('data', (d: Buffer) => {
+    buffer += d.toString();
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) if (line.startsWith('{')) logs.push(JSON.parse(line));
+  });
+  await waitFor(() => {
+    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
+    return logs.some((l) => l.msg === 'listening');
+  });
+  return { process: child, url: `http://127.0.0.1:${port}`, logs };
+}
+
+async function waitFor(ready: () => boolean, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!ready()) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+function exited(child: ChildProcess): Promise<void> {
+  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
+}
+
+async function call(c: Child, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) {
+  const res = await fetch(`${c.url}/api/platform/v1${pathAndQuery}`, {
+    method,
+    headers: { authorization: `Bearer ${user.token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+}
+
+async function historyChanges(c: Child): Promise<number> {
+  const res = await call(c, 'GET', '/me/sync/changes?resources=history&limit=1000');
+  expect(res.status).toBe(200);
+  return (res.body.changes as unknown[]).length;
+}
+
+beforeAll(async () => {
+  // Migrate, seed and mint the token in-process, then free the database for the child processes.
+  const app = await startTestApp();
+  database = app.database;
+  await seedCatalog(app, { shows: 1 });
+  user = await member(app, 'crasher', ['history:write', 'history:read']);
+  await app.close();
+}, 60_000);
+afterAll(() => database?.cleanup());
+
+it('kill -9 in the middle of a batch leaves none of it, and the retry applies it once', async () => {
+  const items = Array.from({ length: 100 }, (_, i) => ({ client_item_id: `c${i}`, movie_db_id: SPIRITED_AWAY, watched_at: new Date(Date.UTC(2023, 0, 1) + i * 86_400_000).toISOString() }));
+  const key = newKey();
+
+  const doomed = await startChild({ SYNC_TEST_HOLD_MS: '5000' });
+  const answer = call(doomed, 'POST', '/sync/history', { items }, { 'idempotency-key': key }).catch((err: Error) => err);
+  await waitFor(() => doomed.logs.some((l) => l.msg === 'sync batch held open'));
+  doomed.process.kill('SIGKILL');
+  await exited(doomed.process);
+  expect(doomed.process.signalCode).toBe('SIGKILL');
+  expect(await answer).toBeInstanceOf(Error);
+
+  const server = await startChild({});
+  try {
+    // The batch's writes were not committed: none of them is there.
+    expect(await historyChanges(server)).toBe(0);
+    // On PostgreSQL the killed server's transaction lives on until its backend notices the closed
+    // connection (here: when the hold ends), still holding the key: 409 request_in_progress, and the
+    // client retries the same key, as the spec's table says.
+    let retry = await call(server, 'POST', '/sync/history', { items }, { 'idempotency-key': key });
+    while (retry.status === 409 && retry.body.error === 'request_in_progress') {
+      await new Promise((r) => setTimeout(r, 200));
+      retry = await call(server, 'POST', '/sync/history', { items }, { 'idempotency-key': key });
+    }
+    expect(retry.status).toBe(200);
+    expect(retry.body).toMatchObject({ inserted: 100, skipped: 0, idempotency_replayed: false });
+    const again = await call(server, 'POST', '/sync/history', { items }, { 'idempotency-key': key });
+    expect(again.body).toEqual({ ...retry.body, idempotency_replayed: true });
+    // The feed shows changes once no older writing transaction is open on the server (other test
+    // files share it), so wait for them rather than read once.
+    await expect.poll(() => historyChanges(server), { timeout: 30_000 }).toBe(100);
+  } finally {
+    server.process.kill('SIGTERM');
+    await exited(server.process);
+  }
+}, 120_000);
