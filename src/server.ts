@@ -13,6 +13,8 @@ import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
 import { startJobs } from './jobs/index.ts';
+import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
+import { attachEventBus } from './core/events/registry.ts';
 
 export type RunningServer = {
   url: string;
@@ -51,6 +53,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
   // Made with the client, before anything is awaited: it is the client's error listener, and an error
   // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
   const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
+  // Playback events (GET /playback/events): Redis pub/sub across instances in services mode, on a second
+  // connection (a subscribed connection takes no other commands; a SUBSCRIBE gives up after 2 s), or
+  // in-process in embedded mode. Attached to the ORM so procedures publish on it (core/events/registry.ts).
+  const events: EventBus = redis
+    ? new RedisEventBus({ publisher: redis, subscriber: new Redis(config.redisUrl!, { commandTimeout: 2_000 }), prefix: config.redisKeyPrefix, log })
+    : new MemoryEventBus(log);
+  attachEventBus(db.orm, events);
   try {
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
@@ -67,7 +76,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       process.stderr.write(demo.instructions);
     }
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
-    const app = createApp({ orm: db.orm, config, log, oauth, limits, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const app = createApp({ orm: db.orm, config, log, oauth, limits, events, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
     // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
     server.requestTimeout = 30_000;
@@ -89,6 +98,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       server,
       close: async () => {
         stopJobs();
+        // Ends the open event streams, which would otherwise keep server.close waiting.
+        await events.close();
         await new Promise<void>((resolve) => {
           server.close(() => resolve());
           server.closeIdleConnections();
@@ -98,6 +109,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       },
     };
   } catch (err) {
+    await events.close();
     redis?.disconnect();
     await db.close();
     throw err;

@@ -19,6 +19,8 @@ import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
+import { EVENTS_PATH, playbackEvents } from './sse.ts';
+import type { EventBus } from '../core/events/bus.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import './types.ts';
 
@@ -31,6 +33,8 @@ export type AppDeps = {
   oauth?: { router: RequestHandler; authenticate: RequestHandler };
   /** Counts requests in the buckets of the limits table. */
   limits?: RateLimits;
+  /** Live playback events for GET /playback/events (server-sent events). */
+  events?: EventBus;
 };
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -61,6 +65,8 @@ export function createApp(deps: AppDeps): Express {
   app.get(`${PUBLIC_BASE}/openapi.json`, (_req, res) => void res.json(publicDoc));
   app.get(`${PLATFORM_BASE}/openapi.json`, (_req, res) => void res.json(platformDoc));
 
+  // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
+  if (deps.events) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, events: deps.events, limits: deps.limits }));
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, deps));
   app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, deps));
 

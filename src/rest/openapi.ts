@@ -4,6 +4,7 @@
 import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 import { oauthPaths, oauthSchemas } from './openapi-oauth.ts';
+import { ssePaths } from './openapi-sse.ts';
 import { describeLimit } from '../core/limits/docs.ts';
 import { LIMITS } from '../core/limits/table.ts';
 
@@ -133,7 +134,7 @@ export function platformDocument(router: OpenApiRouter, baseUrl: string): Doc {
     },
   });
   // The authorization server's routes are Express-only: added by hand (openapi-oauth.ts).
-  doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...doc.paths };
+  doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...(ssePaths as NonNullable<Doc['paths']>), ...doc.paths };
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...(oauthSchemas as Json), Error: platformError as Json } };
   useEnvelope(doc, 'Error', ['400', '401', '403', '429', '500']);
   annotateLimits(doc, 'platform');

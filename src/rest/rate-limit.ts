@@ -2,11 +2,10 @@
 // public request is checked after authentication and before the body is read, and the most
 // constraining one is reported on the response (errors included). A 429 is the envelope with
 // `rate_limited` and Retry-After. The limiter failing never fails the request.
-import { createHash } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
 import { mostConstraining, rateLimitHeaders, type Decision, type RateLimits } from '../core/limits/limiter.ts';
-import { bucketsFor, type Bucket } from '../core/limits/table.ts';
+import { bucketsFor, tokenBucketId, type Bucket } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 
@@ -56,7 +55,7 @@ export function rateLimit(limits: RateLimits, log: Logger): RequestHandler {
       path: where.rel,
       ip: req.ip ?? req.socket.remoteAddress ?? 'unknown',
       actor: req.actor ?? undefined,
-      tokenId: token && req.actor ? createHash('sha256').update(token).digest('base64url').slice(0, 22) : undefined,
+      tokenId: token && req.actor ? tokenBucketId(token) : undefined,
     });
     checkBuckets(limits, log, res, buckets).then(() => next(), next);
   };

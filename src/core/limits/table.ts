@@ -1,5 +1,6 @@
 // Every rate limit of the service, in one table (spec: Limits). The limiter, the OpenAPI document and
 // the README's table are all made from it. Paths are relative to the API base of their surface.
+import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
 export type LimitKey = 'ip' | 'client_ip' | 'user' | 'app_user' | 'operation_app_user' | 'token' | 'app';
@@ -108,4 +109,12 @@ export function bucketsFor(s: LimitSubject): Bucket[] {
     if (key) buckets.push({ limit, key });
   }
   return buckets;
+}
+
+/**
+ * The key of a bearer token in the per-token buckets: a digest, so no raw token sits in Redis. The
+ * events ticket records it too, so a stream opened with a ticket counts against the token that asked.
+ */
+export function tokenBucketId(token: string): string {
+  return createHash('sha256').update(token).digest('base64url').slice(0, 22);
 }

@@ -1,0 +1,22 @@
+// How far into the media an event is, and whether a stop completes the watch (DESIGN §7 scrobble rule).
+import { DEFAULT_WATCHED_THRESHOLD, type PlaybackAction, type PlaybackEventInput } from './schemas.ts';
+
+export type Measured = { progress: number | null; positionSeconds: number | null; durationSeconds: number | null };
+
+/** `progress` as sent, else position / duration; `position_seconds` as sent, else progress × duration. */
+export function measure(input: PlaybackEventInput): Measured {
+  const duration = input.duration_seconds ?? null;
+  const progress = input.progress ?? (input.position_seconds !== undefined && duration !== null ? input.position_seconds / duration : null);
+  const position = input.position_seconds ?? (progress !== null && duration !== null ? Math.round(progress * duration) : null);
+  return { progress, positionSeconds: position, durationSeconds: duration };
+}
+
+/**
+ * A stop completes the watch with `watched: true`, or at or over `watched_threshold` (default 0.8)
+ * unless `watched: false` marks it incomplete. Other actions never complete a watch.
+ */
+export function completesWatch(action: PlaybackAction, input: PlaybackEventInput, progress: number | null): boolean {
+  if (action !== 'stop') return false;
+  if (input.watched !== undefined) return input.watched;
+  return progress !== null && progress >= (input.watched_threshold ?? DEFAULT_WATCHED_THRESHOLD);
+}

@@ -1,0 +1,48 @@
+// GET /playback/events in the platform OpenAPI document: an Express route (server-sent events), not a
+// procedure, so it is described here by hand.
+import { REPLAY_WINDOW_MS } from '../core/events/stream-log.ts';
+import { TICKET_TTL_SECONDS } from '../core/events/tickets.ts';
+import { CW_TTL_DAYS } from '../core/playback/continue-watching.ts';
+import { SSE_TIMING } from './sse.ts';
+
+const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the token's user: live playback and Continue Watching changes, \
+from any app of the user and any instance of the service. Scope \`events:read\`.
+
+Events (each has an \`id\`; \`data\` is JSON):
+- \`playback.start\`, \`playback.pause\`, \`playback.resume\`, \`playback.progress\`, \`playback.stop\`: an accepted playback event \
+that changed something. \`data\`: \`playback_session_id\`, \`state\` (\`playing\`, \`paused\`, \`stopped\`, \`watched\`), \`watched\`, \
+\`media_type\`, \`movie_db_id\`, \`punchplay_id\`, \`title\`, \`season\`, \`episode\`, \`episode_end\`, \`progress\`, \
+\`position_seconds\`, \`duration_seconds\`, \`event_created_at\`, \`device_id\`.
+- \`continue_watching.updated\`: \`data\` is the Continue Watching item as \`GET /me/continue-watching\` lists it.
+- \`continue_watching.removed\`: \`data\` is \`{id}\` (dismissed, or watched). Entries that expire (${CW_TTL_DAYS} days) send no event.
+
+Comment lines (\`: heartbeat\`) every ${SSE_TIMING.heartbeatMs / 1000} seconds keep the connection alive. The stream ends after \
+${SSE_TIMING.maxStreamMs / 60_000} minutes; reconnect then. Ids grow with time for each user. Reconnect with \`Last-Event-ID\` \
+(EventSource does it by itself) to get the events after that id first, for events up to ${REPLAY_WINDOW_MS / 60_000} minutes old; \
+after a longer gap read \`GET /me/continue-watching\` again. Delivery is at least once: an event may arrive twice, with the same id.
+
+Browsers: EventSource cannot send an Authorization header. Get a single-use ticket with \`POST /playback/events/ticket\` \
+(bearer token, \`events:read\`; valid ${TICKET_TTL_SECONDS} seconds) and open \`GET /playback/events?ticket=...\` without the header. \
+The connection counts against the limits of the token that asked for the ticket.`;
+
+const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, {}]));
+
+export const ssePaths: Record<string, Record<string, unknown>> = {
+  '/playback/events': {
+    get: {
+      operationId: 'playback-events',
+      tags: ['playback'],
+      summary: 'Live playback and Continue Watching events (server-sent events)',
+      description: DESCRIPTION,
+      security: [{ bearer: [] }],
+      parameters: [
+        { in: 'query', name: 'ticket', required: false, schema: { type: 'string' }, description: 'A ticket from POST /playback/events/ticket, instead of the Authorization header' },
+        { in: 'header', name: 'Last-Event-ID', required: false, schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'The id of the last event received: the missed events come first' },
+      ],
+      responses: {
+        '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
+        ...errors('400', '401', '403', '429', '500'),
+      },
+    },
+  },
+};
