@@ -55,7 +55,10 @@ async function send(s: Send, address: string, token: string | undefined) {
   if (token) headers.authorization = `Bearer ${token}`;
   if (s.body) headers['content-type'] = 'application/json';
   const res = await fetch(`${app.url}${s.path}`, { method: s.method, headers, body: s.body ? JSON.stringify(s.body) : undefined });
-  return { status: res.status, limit: res.headers.get('x-ratelimit-limit'), retryAfter: res.headers.get('retry-after'), body: await res.text() };
+  // An accepted event stream stays open: its attempt has counted, close it instead of reading it.
+  const stream = res.headers.get('content-type')?.startsWith('text/event-stream');
+  if (stream) await res.body?.cancel();
+  return { status: res.status, limit: res.headers.get('x-ratelimit-limit'), retryAfter: res.headers.get('retry-after'), body: stream ? '' : await res.text() };
 }
 
 async function exhaust(limit: Limit, s: Send, token?: string) {

@@ -8,6 +8,7 @@ export const CHANGE_RESOURCES = {
   show_status: 'ratings:read',
   lists: 'lists:read',
   list_items: 'lists:read',
+  list_likes: 'lists:read',
   collection: 'collection:read',
   playback: 'playback:read',
 } as const;
