@@ -4,11 +4,16 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import autocannon from 'autocannon';
 import pg from 'pg';
+import { loadConfig } from '../src/config.ts';
 import { demoSources, importCatalog } from '../src/core/catalog/import/index.ts';
 import { catalogSize } from '../src/core/catalog/service.ts';
-import { openDatabase, migrate } from '../src/core/db/orm.ts';
+import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import type { Sql } from '../src/core/db/sql.ts';
+import { RateLimits } from '../src/core/limits/limiter.ts';
+import { createLogger } from '../src/core/log.ts';
+import { createOAuth } from '../src/oauth/index.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
 export const MIN_TITLES = 40_000;
@@ -129,4 +134,51 @@ export async function bareBaseline(connectionString: string | { host: string; po
 
 export function formatRow(label: string, f: Figures): string {
   return `${label.padEnd(44)} ${f.requestsPerSecond.toFixed(0).padStart(8)} req/s   p50 ${f.p50.toFixed(2).padStart(7)} ms   p99 ${f.p99.toFixed(2).padStart(7)} ms   (${f.requests} requests)`;
+}
+
+export type IssueToken = (userId: string, clientId: string, scopes: string) => Promise<string>;
+
+/**
+ * Access tokens for bench users, minted by the service's own authorization server on `db` (the OAuth
+ * flows themselves are tested with real clients, and bearer verification is measured in auth.ts).
+ */
+export async function tokenIssuer(db: Database, databaseUrl: string): Promise<IssueToken> {
+  const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', BASE_URL: 'http://127.0.0.1' });
+  const log = createLogger('silent');
+  const { provider } = await createOAuth({ orm: db.orm, config, log, limits: new RateLimits({ prefix: 'bench', log, enabled: false }) });
+  return async (userId, clientId, scopes) => {
+    const grant = new provider.Grant({ accountId: userId, clientId });
+    grant.addOIDCScope(scopes);
+    const grantId = await grant.save();
+    const client = await provider.Client.find(clientId);
+    if (!client) throw new Error(`bench app ${clientId} not found`);
+    return new provider.AccessToken({ accountId: userId, client, grantId, scope: scopes, gty: 'authorization_code' }).save();
+  };
+}
+
+/** GETs of `paths` (in turn) through the service with a bearer token: a 2 s warm-up, then `seconds`. */
+export async function loadPaths(url: string, token: string, paths: string[], connections: number, seconds: number): Promise<Figures> {
+  const opts = { url, connections, headers: { authorization: `Bearer ${token}` }, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
+  await autocannon({ ...opts, duration: 2 });
+  const r = await autocannon({ ...opts, duration: seconds });
+  if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return { requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
+}
+
+export type BenchCase = { name: string; paths: string[]; statements: Sql[] };
+export type CaseResult = { case: string; service: Figures; bare: Figures; ratio: number };
+
+/**
+ * Each case through the service (GETs of its paths) and, as its baseline, its statements through a bare
+ * `pg` pool, in the same run with the same concurrency; both warmed up first.
+ */
+export async function serviceVsBare(serviceUrl: string, databaseUrl: string, token: string, cases: BenchCase[], connections: number, seconds: number): Promise<CaseResult[]> {
+  const results: CaseResult[] = [];
+  for (const c of cases) {
+    await bareBaseline(databaseUrl, c.statements, connections, 2);
+    const bare = await bareBaseline(databaseUrl, c.statements, connections, seconds);
+    const service = await loadPaths(serviceUrl, token, c.paths, connections, seconds);
+    results.push({ case: c.name, service, bare, ratio: service.requestsPerSecond / bare.requestsPerSecond });
+  }
+  return results;
 }

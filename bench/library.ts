@@ -1,0 +1,194 @@
+// The user's library under load (services mode, 16 connections): the title detail with full user state
+// (every read scope) of a user with 5,000 history entries, 500 ratings, 20 lists, favourites and show
+// statuses, over the titles that user has state on; and `GET /me/history` pages. Requests/s, p50, p99
+// through the whole service, and the same SQL through a bare `pg` pool in the same run as the baseline.
+// The title detail's baseline is its one statement (core/titles/queries.ts); the lists and collection
+// modules' reads that the service runs after it are not in the baseline, so the ratio is conservative.
+// Recommendations are served from the catalog cache (the same for every user); their statement is timed
+// on its own through bare pg. GET /me is measured too: the cost of any platform request on this machine.
+// Targets: p99 at most 25 ms; throughput at least half the bare baseline's.
+import { createUser } from '../src/core/accounts/service.ts';
+import { createApp } from '../src/core/apps/service.ts';
+import { query, sqlParams, type Sql } from '../src/core/db/sql.ts';
+import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
+import { transaction } from '../src/core/db/transaction.ts';
+import { logWatches, type WatchInput } from '../src/core/library/history-write.ts';
+import { selectHistory } from '../src/core/library/history-items.ts';
+import { setRating } from '../src/core/library/ratings-write.ts';
+import { decodeCursor } from '../src/core/paging/cursor.ts';
+import { recommendationsSql, titleDetailSql } from '../src/core/titles/queries.ts';
+import { utcDay } from '../src/core/titles/user-state.ts';
+import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
+
+const CONNECTIONS = 16;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const SCOPES = 'profile:read ratings:read history:read lists:read collection:read';
+const HISTORY = 5000;
+const RATINGS = 500;
+const LISTS = 20;
+const LIST_ITEMS = 50;
+const DETAIL_TITLES = 60;
+const HISTORY_PAGE = 50;
+const HISTORY_PAGES = 20;
+const DAY_MS = 86_400_000;
+
+type TitleRow = { id: string; type: 'movie' | 'show'; movie_db_id: number };
+type Seeded = { userId: string; token: string; detailTitles: TitleRow[] };
+
+/** A user with a heavy library, written through the core write paths (lists and title state by SQL). */
+export async function seedUser(db: Database, databaseUrl: string): Promise<Seeded> {
+  const em = db.orm.em.fork();
+  const suffix = Math.random().toString(36).slice(2, 8);
+  const user = await createUser(em, { username: `bench_lib_${suffix}`, password: 'bench-password-1' });
+  const app = await createApp(em, { name: 'Library bench', redirectUris: ['http://127.0.0.1:1/cb'], scopes: SCOPES.split(' '), confidential: false, official: false });
+  const token = await (await tokenIssuer(db, databaseUrl))(user.id, app.client_id, SCOPES);
+
+  // 4,000 episode watches over the most popular shows' first episodes, and 1,000 movie watches (two each).
+  const episodes = await query<{ id: string; title_id: string; season_number: number; episode_number: number }>(em, {
+    text: `select e.id, e.title_id, e.season_number, e.episode_number from (
+        select t.id from title t where t.type = 'show' and exists (select 1 from episode x where x.title_id = t.id) order by t.popularity desc, t.id limit 120) s
+      cross join lateral (select * from episode e where e.title_id = s.id order by e.season_number, e.episode_number limit 40) e
+      order by e.title_id, e.season_number, e.episode_number limit $1`,
+    params: [HISTORY - 1000],
+  });
+  const movies = await query<TitleRow>(em, { text: `select id, type, movie_db_id from title where type = 'movie' order by popularity desc, id limit 500`, params: [] });
+  const start = Date.now() - 3 * 365 * DAY_MS;
+  const watches: WatchInput[] = [
+    ...episodes.map((e, i) => ({ titleId: String(e.title_id), episodeId: String(e.id), season: e.season_number, episode: e.episode_number, watchedAt: new Date(start + i * 3 * 3_600_000) })),
+    ...movies.flatMap((m, i) => [0, 400].map((days) => ({ titleId: String(m.id), episodeId: null, season: null, episode: null, watchedAt: new Date(start + (i + days) * DAY_MS + 7_200_000) }))),
+  ].map((w) => ({ ...w, runtimeMinutes: null, source: 'api' as const, clientId: null }));
+  for (let i = 0; i < watches.length; i += 500) await transaction(em, (tx) => logWatches(tx, user.id, watches.slice(i, i + 500)));
+
+  // 500 ratings: 380 movies (title), 120 shows (series).
+  const shows = [...new Set(episodes.map((e) => String(e.title_id)))];
+  await transaction(em, async (tx) => {
+    const targets = [...movies.slice(0, RATINGS - shows.length).map((m) => ({ titleId: String(m.id), scope: 'title' as const })), ...shows.map((id) => ({ titleId: id, scope: 'series' as const }))];
+    for (const [i, t] of targets.entries()) await setRating(tx, user.id, { ...t, season: null, episode: null }, 1 + (i % 10));
+  });
+
+  // Favourites on a third of the shows (statuses came with the watches: automatic transitions).
+  await query(em, {
+    text: `insert into user_title_state (user_id, title_id, is_favourite, favourited_at, show_status, show_status_set_by, show_status_at)
+      select $1, x.id, true, now(), 'watching', 'user', now()
+      from unnest($2::bigint[]) with ordinality as x(id, n) where x.n % 3 = 0
+      on conflict (user_id, title_id) do update set is_favourite = true, favourited_at = now()`,
+    params: [user.id, shows],
+  });
+
+  // 20 lists of 50 items each, over the watched titles (SQL: the lists module's tables).
+  const listed = [...movies.map((m) => String(m.id)), ...shows];
+  await query(em, {
+    text: `with made as (
+        insert into list (owner_id, name, is_public, is_watchlist) select $1, 'Bench list ' || n, n % 2 = 0, n = 1 from generate_series(1, $2) n
+        returning id), l as (select id, row_number() over (order by id) as n from made)
+      insert into list_item (list_id, title_id, position)
+      select l.id, ($3::bigint[])[1 + ((l.n * 37 + k * 11) % cardinality($3::bigint[]))], k from l cross join generate_series(1, $4) k
+      on conflict do nothing`,
+    params: [user.id, LISTS, listed, LIST_ITEMS],
+  });
+  await query(em, {
+    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime
+      from (select li.list_id, count(*)::int as n, count(*) filter (where t.category = 'movie')::int as movies,
+          count(*) filter (where t.category = 'show')::int as shows, count(*) filter (where t.category = 'anime')::int as anime
+        from list_item li join title t on t.id = li.title_id join list x on x.id = li.list_id where x.owner_id = $1 group by li.list_id) c
+      where l.id = c.list_id`,
+    params: [user.id],
+  });
+  await query(em, { text: 'analyze watch_history; analyze user_rating; analyze user_title_state; analyze list; analyze list_item', params: [] });
+
+  const detailTitles = await query<TitleRow>(em, {
+    text: `select id, type, movie_db_id from title where id = any($1::bigint[]) order by id`,
+    params: [[...shows.slice(0, DETAIL_TITLES / 2), ...movies.slice(0, DETAIL_TITLES / 2).map((m) => String(m.id))]],
+  });
+  return { userId: user.id, token, detailTitles };
+}
+
+/** The /me/history page paths (first page, then each page's cursor) and the same statements for pg. */
+async function historyPages(url: string, token: string, userId: string): Promise<{ paths: string[]; statements: Sql[] }> {
+  const paths: string[] = [];
+  const statements: Sql[] = [];
+  let cursor: string | undefined;
+  for (let i = 0; i < HISTORY_PAGES; i++) {
+    const path = `/api/platform/v1/me/history?limit=${HISTORY_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const after = cursor ? decodeCursor(cursor, {}, (p): p is [string, string] => Array.isArray(p)) : null;
+    const s = sqlParams();
+    const where = [`w.user_id = ${s.p(userId)}`];
+    if (after) where.push(`(w.watched_at, w.id) < (${s.p(after[0])}::timestamptz, ${s.p(after[1])}::bigint)`);
+    statements.push({ text: `${selectHistory('watch_history')} where ${where.join(' and ')} order by w.watched_at desc, w.id desc limit ${s.p(HISTORY_PAGE + 1)}`, params: s.params });
+    paths.push(path);
+    const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    if (!res.ok) throw new Error(`GET /me/history answered ${res.status}`);
+    cursor = ((await res.json()) as { nextCursor?: string }).nextCursor;
+    if (!cursor) break;
+  }
+  return { paths, statements };
+}
+
+export type LibraryBench = {
+  titles: number;
+  /** GET /me in the same run: what any platform request costs here (bearer check, pipeline), for scale. */
+  floor: Figures;
+  /** The recommendations statement through bare pg: what a title costs when its cached answer expired. */
+  recommendations: Figures;
+  results: Array<{ case: string; service: Figures; bare: Figures; ratio: number }>;
+  skipped: string[];
+};
+
+export async function benchLibrary(): Promise<LibraryBench> {
+  const databaseUrl = benchDatabaseUrl();
+  const titles = await prepareCatalog({ databaseUrl, dataDir: tempDataDir() });
+  const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
+  let seeded: Seeded;
+  try {
+    await migrate(db.orm);
+    // Users of runs that died before cleaning up.
+    await query(db.orm.em.fork(), { text: `delete from app_user where username like 'bench\\_lib\\_%'`, params: [] });
+    seeded = await seedUser(db, databaseUrl);
+  } catch (err) {
+    await db.close();
+    throw err;
+  }
+  const results: LibraryBench['results'] = [];
+  const skipped: string[] = [];
+  let floor: Figures;
+  let recommendations: Figures;
+  const service = await startService({ DATABASE_URL: databaseUrl });
+  try {
+    floor = await loadPaths(service.url, seeded.token, ['/api/platform/v1/me'], CONNECTIONS, SECONDS);
+    recommendations = await bareBaseline(databaseUrl, seeded.detailTitles.map((t) => recommendationsSql({ type: t.type, movieDbId: t.movie_db_id })), CONNECTIONS, SECONDS);
+    const state = { historyOf: seeded.userId, ratingsOf: seeded.userId };
+    const cases: Array<{ name: string; paths: string[]; statements: Sql[] }> = [
+      {
+        name: 'title detail, full user state',
+        paths: seeded.detailTitles.map((t) => `/api/platform/v1/title/${t.type}/${t.movie_db_id}`),
+        statements: seeded.detailTitles.map((t) =>
+          titleDetailSql({ type: t.type, movieDbId: t.movie_db_id, scope: t.type === 'movie' ? 'title' : 'series', today: utcDay(), state }),
+        ),
+      },
+    ];
+    const probe = await fetch(`${service.url}/api/platform/v1/me/history?limit=1`, { headers: { authorization: `Bearer ${seeded.token}` } });
+    if (probe.status === 404) skipped.push('GET /me/history (not built yet)');
+    else cases.push({ name: `GET /me/history pages of ${HISTORY_PAGE}`, ...(await historyPages(service.url, seeded.token, seeded.userId)) });
+    results.push(...(await serviceVsBare(service.url, databaseUrl, seeded.token, cases, CONNECTIONS, SECONDS)));
+  } finally {
+    await service.stop();
+    // The bench user goes (its history, ratings, lists and state cascade), so runs do not pile up.
+    await query(db.orm.em.fork(), { text: 'delete from app_user where id = $1', params: [seeded.userId] });
+    await db.close();
+  }
+  return { titles, floor, recommendations, results, skipped };
+}
+
+export function printLibrary(b: LibraryBench): void {
+  console.log(`\nlibrary (services mode, ${b.titles} titles; user with ${HISTORY} history entries, ${RATINGS} ratings, ${LISTS} lists; ${CONNECTIONS} connections, ${SECONDS} s each)`);
+  console.log(formatRow('  GET /me (any platform request, for scale)', b.floor));
+  for (const r of b.results) {
+    console.log(formatRow(`  ${r.case}: service`, r.service));
+    console.log(formatRow(`  ${r.case}: same SQL through bare pg`, r.bare));
+    console.log(`  ${r.case}: service / bare throughput ratio ${r.ratio.toFixed(2)}`);
+  }
+  console.log(formatRow('  recommendations SQL (cached by the service) via bare pg', b.recommendations));
+  for (const s of b.skipped) console.log(`  skipped: ${s}`);
+}
+
+if (import.meta.main) printLibrary(await benchLibrary());
