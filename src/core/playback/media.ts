@@ -3,7 +3,6 @@
 // episodes it covers. Anime absolute numbers map to season and episode. Nothing found is a 422.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes, resolveTitle, type EpisodeRef, type ResolvedEpisode, type ResolvedTitle } from '../catalog/resolve.ts';
-import { query } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
 import type { PlaybackEventInput } from './schemas.ts';
 
@@ -18,7 +17,7 @@ function parsePunchplayId(id: string): { type: 'movie' | 'show'; movieDbId: numb
 }
 
 export type ResolvedMedia = {
-  title: ResolvedTitle & { tvDbId: number | null; filmDbId: string | null };
+  title: ResolvedTitle;
   /** The episodes the event covers, in order (one unless multi-episode); empty for a movie. */
   episodes: ResolvedEpisode[];
   /** Absolute number of the first episode, when known. */
@@ -27,26 +26,13 @@ export type ResolvedMedia = {
 
 const mediaNotFound = (what: string) => new ApiError('media_not_found', `No ${what} in the catalog matches this event`);
 
-type TitleRow = { id: string; type: 'movie' | 'show'; movie_db_id: number; is_anime: boolean; name: string; year: number; runtime_minutes: number | null; poster_path: string; tv_db_id: number | null; film_db_id: string | null };
-
-const TITLE_COLUMNS = `id, type, movie_db_id, is_anime, name, year, coalesce(runtime_minutes, episode_run_time_minutes) as runtime_minutes,
-  poster_path, tv_db_id, film_db_id`;
-
-/**
- * The title: by (type, movie_db_id) in one indexed query when the event names it (the first rule of
- * resolve.ts, and what media servers send on every event), else through resolve.ts's fallbacks.
- */
+/** The title, by punchplay_id or the ids and title the event sends (src/core/catalog/resolve.ts rules). */
 async function resolveEventTitle(em: EntityManager, input: PlaybackEventInput): Promise<ResolvedMedia['title']> {
   const type = input.media_type === 'movie' ? 'movie' : 'show';
   const movieDbId = input.punchplay_id ? parsePunchplayId(input.punchplay_id).movieDbId : input.movie_db_id;
-  let [row] = movieDbId === undefined ? [] : await query<TitleRow>(em, { text: `select ${TITLE_COLUMNS} from title where type = $1 and movie_db_id = $2`, params: [type, movieDbId] });
-  if (!row) {
-    const found = await resolveTitle(em, { type, movieDbId, tvDbId: input.tv_db_id, filmDbId: input.film_db_id, title: input.title, year: input.year });
-    if (!found) throw mediaNotFound(type);
-    [row] = await query<TitleRow>(em, { text: `select ${TITLE_COLUMNS} from title where id = $1`, params: [found.id] });
-  }
-  const r = row!;
-  return { id: String(r.id), type: r.type, movieDbId: r.movie_db_id, isAnime: r.is_anime, name: r.name, year: r.year, runtimeMinutes: r.runtime_minutes, posterPath: r.poster_path, tvDbId: r.tv_db_id, filmDbId: r.film_db_id };
+  const found = await resolveTitle(em, { type, movieDbId, tvDbId: input.tv_db_id, filmDbId: input.film_db_id, title: input.title, year: input.year });
+  if (!found) throw mediaNotFound(type);
+  return found;
 }
 
 export async function resolveMedia(em: EntityManager, input: PlaybackEventInput): Promise<ResolvedMedia> {
