@@ -55,12 +55,20 @@ const base = t.procedure.use(async ({ next }) => {
 export const publicProcedure = base;
 
 /**
+ * A bearer token is required (401 `invalid_token`); the procedure itself checks the scopes it needs
+ * (e.g. the change feed, whose scope depends on the resources asked for).
+ */
+export const authenticatedProcedure = base.use(({ ctx, next }) => {
+  if (!ctx.actor) throw toTrpcError(new ApiError('invalid_token', 'A bearer access token is required'));
+  return next({ ctx: { ...ctx, actor: ctx.actor } });
+});
+
+/**
  * Platform procedures: a bearer token is required (401 `invalid_token`) and it must hold `scope`
  * (403 `insufficient_scope` naming it in `required_scope`).
  */
 export function platformProcedure(scope: Scope) {
-  return base.meta({ scope }).use(({ ctx, next }) => {
-    if (!ctx.actor) throw toTrpcError(new ApiError('invalid_token', 'A bearer access token is required'));
+  return authenticatedProcedure.meta({ scope }).use(({ ctx, next }) => {
     if (!ctx.actor.scopes.has(scope)) {
       throw toTrpcError(new ApiError('insufficient_scope', `This call needs the ${scope} scope`, { required_scope: scope }));
     }

@@ -2,6 +2,7 @@
 // Query strings arrive as text: numbers use explicit z.coerce and booleans an explicit parser, because
 // the facade's own coercion reads "false" as true.
 import { z } from 'zod';
+import { queryInt, typeError } from '../wire/numbers.ts';
 
 export const titleType = z.enum(['movie', 'show']);
 export const titleCategory = z.enum(['movie', 'show', 'anime']);
@@ -11,11 +12,6 @@ export const queryBoolean = z
   .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
   .transform((v) => v === 'true' || v === '1');
 
-// Only the type error is replaced: range errors keep zod's own wording ("Too big: expected ... <=50").
-const typeError = (text: string) => ({
-  error: (issue: { code: string; input?: unknown }) => (issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? text : undefined),
-});
-const queryInt = (min: number, max: number) => z.coerce.number(typeError('must be an integer')).int('must be an integer').min(min).max(max);
 
 export const catalogItem = z
   .object({

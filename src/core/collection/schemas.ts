@@ -2,6 +2,7 @@
 // and writes. The contract marks no field of a collection item nullable, so a whole-title item has
 // `season` 0 and an item without notes has `notes` "" (the catalog's rule: no nulls the spec does not show).
 import { z } from 'zod';
+import { queryInt } from '../wire/numbers.ts';
 
 /** The formats a copy can be in, in the order the title detail lists them. */
 export const COLLECTION_FORMATS = ['uhd_bluray', 'bluray', 'hd_dvd', 'dvd', 'digital', 'vhs', 'laserdisc'] as const;
@@ -53,7 +54,7 @@ export type CollectionPage = z.infer<typeof collectionPage>;
 export const collectionQuery = z.strictObject({
   type: collectionTypeFilter.optional().describe('`movie` and `show` exclude anime; `anime` is anime of either type.'),
   cursor: z.string().min(1).max(200).optional(),
-  limit: z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).max(PAGE_MAX).default(PAGE_DEFAULT),
+  limit: queryInt(1, PAGE_MAX).default(PAGE_DEFAULT),
 });
 export type CollectionQuery = z.infer<typeof collectionQuery>;
 
@@ -66,7 +67,7 @@ export const addCollectionItemInput = z.strictObject({
 });
 export type AddCollectionItemInput = z.infer<typeof addCollectionItemInput>;
 
-export const itemId = z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).max(Number.MAX_SAFE_INTEGER);
+export const itemId = queryInt(1, Number.MAX_SAFE_INTEGER);
 
 export const updateCollectionItemInput = z
   .strictObject({

@@ -1,6 +1,7 @@
 // Wire inputs of the history and ratings routes. Query strings arrive as text: numbers use explicit
 // z.coerce (DESIGN §5). Path ids are bigints on the wire as integers up to 2^53 - 1.
 import { z } from 'zod';
+import { jsonInt, queryInt } from '../wire/numbers.ts';
 import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
 
 // Movie database ids, seasons and episodes are PostgreSQL integers.
@@ -8,18 +9,13 @@ const INT_MAX = 2_147_483_647;
 /** A watch may be dated up to this far ahead of the server's clock (clients' clocks drift). */
 export const FUTURE_SKEW_MS = 5 * 60_000;
 
-// Only the type error is replaced: range errors keep zod's own wording ("Too big: expected ... <=10").
-const typeError = { error: (issue: { code: string; input?: unknown }) => (issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? 'must be an integer' : undefined) };
-// JSON numbers: the facade keeps body types (src/rest/json-body-types.ts), so "129" is refused.
-const int = (min: number, max: number) => z.number(typeError).int('must be an integer').min(min).max(max);
-const queryInt = (min: number, max: number) => z.coerce.number(typeError).int('must be an integer').min(min).max(max);
 
 export const titleType = z.enum(['movie', 'show']);
 export const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
 export const entryId = queryInt(1, Number.MAX_SAFE_INTEGER);
-export const movieDbId = int(1, INT_MAX);
-export const season = int(0, INT_MAX);
-export const episode = int(1, INT_MAX);
+export const movieDbId = jsonInt(1, INT_MAX);
+export const season = jsonInt(0, INT_MAX);
+export const episode = jsonInt(1, INT_MAX);
 
 /** An ISO 8601 date-time with `Z` or an offset; as a Date. */
 export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset' }).transform((s) => new Date(s));
@@ -56,7 +52,7 @@ export const rateInput = z.strictObject({
   movieDbId,
   season: season.optional().describe('Rate a season (or with `episode`, an episode) of a show.'),
   episode: episode.optional(),
-  rating: int(1, 10).describe('1 to 10, whole numbers.'),
+  rating: jsonInt(1, 10).describe('1 to 10, whole numbers.'),
 });
 
 /** A title in a JSON body. */

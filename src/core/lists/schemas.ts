@@ -4,11 +4,11 @@
 // dynamicListSyncState and dynamicListFilters null (the spec's own List shape has lastSyncedAt null, and
 // the summary's externalSource is "non-null for externally managed lists").
 import { z } from 'zod';
+import { queryInt } from '../wire/numbers.ts';
 import { DISCOVER_SORTS, titleType } from '../catalog/schemas.ts';
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
-const queryInt = (min: number, max: number) => z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(min).max(max);
-export const listId = z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).max(Number.MAX_SAFE_INTEGER);
+export const listId = queryInt(1, Number.MAX_SAFE_INTEGER);
 
 /** Page sizes of list reads (spec: lists default 50, max 100); list items page the same way. */
 export const PAGE_DEFAULT = 50;

@@ -2,25 +2,12 @@
 // Community statistics). As elsewhere, fields the contract does not mark nullable are never null: a
 // movie's entry in recentWatchHistory has season 0, episode 0 and episodeTitle "".
 import { z } from 'zod';
-import { previewPoster } from '../lists/schemas.ts';
+import { listSummary } from '../lists/schemas.ts';
 
 const count = z.number().int().min(0);
 
 /** A list summary without `description` (the shape profileHomeLists returns). */
-export const profileHomeList = z
-  .object({
-    id: z.number().int().min(1),
-    name: z.string(),
-    isPublic: z.boolean(),
-    isWatchlist: z.boolean(),
-    isDynamicList: z.boolean(),
-    externalSource: z.string().nullable(),
-    isCollaborative: z.boolean(),
-    ownerUsername: z.string().nullable(),
-    itemCount: count,
-    previewPosters: z.array(previewPoster),
-  })
-  .meta({ id: 'ProfileHomeList' });
+export const profileHomeList = listSummary.omit({ description: true }).meta({ id: 'ProfileHomeList' });
 
 export const recentWatch = z
   .object({

@@ -2,15 +2,12 @@
 // episodes and the calendar (the spec names these routes only; their shapes are ours, documented here).
 // Query strings arrive as text: numbers use explicit z.coerce (DESIGN §5).
 import { z } from 'zod';
+import { queryInt, typeError } from '../wire/numbers.ts';
 import { titleCategory, titleType } from '../catalog/schemas.ts';
 
-// Only the type error is replaced: range errors keep zod's own wording.
-const typeError = (text: string) => ({
-  error: (issue: { code: string; input?: unknown }) => (issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? text : undefined),
-});
 /** A positive 32-bit integer from a path or query string (ids beyond it cannot exist in the catalog). */
-const positiveInt = (max = 2_147_483_647) => z.coerce.number(typeError('must be an integer')).int('must be an integer').min(1).max(max);
-const seasonNumber = z.coerce.number(typeError('must be an integer')).int('must be an integer').min(0).max(10_000);
+const positiveInt = (max = 2_147_483_647) => queryInt(1, max);
+const seasonNumber = queryInt(0, 10_000);
 
 export const RATING_SCOPES = ['title', 'series', 'season', 'episode'] as const;
 export type TitleRatingScope = (typeof RATING_SCOPES)[number];
@@ -41,7 +38,7 @@ export const isoDay = z.string(typeError('must be a date')).refine((s) => {
 
 export const calendarInput = z.strictObject({
   startDate: isoDay.optional(),
-  days: z.coerce.number(typeError('must be an integer')).int('must be an integer').min(1).max(CALENDAR_MAX_DAYS).default(CALENDAR_DEFAULT_DAYS),
+  days: queryInt(1, CALENDAR_MAX_DAYS).default(CALENDAR_DEFAULT_DAYS),
 });
 export type CalendarInput = z.infer<typeof calendarInput>;
 

@@ -17,8 +17,8 @@ import {
   watchlistItem,
 } from '../../core/sync/schemas.ts';
 import { readSnapshot } from '../../core/sync/snapshot.ts';
-import { describeZodError, toTrpcError } from '../errors.ts';
-import { platformProcedure, publicProcedure, router, type Context } from '../trpc.ts';
+import { describeZodError } from '../errors.ts';
+import { authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
 const ITEM_SCHEMAS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
 
@@ -83,12 +83,6 @@ function bulkProcedure(resource: SyncResource) {
     });
 }
 
-/** A bearer token is required; the scope depends on the resources asked for (checked by the procedure). */
-const withToken = publicProcedure.use(({ ctx, next }) => {
-  if (!ctx.actor) throw toTrpcError(new ApiError('invalid_token', 'A bearer access token is required'));
-  return next({ ctx: { ...ctx, actor: ctx.actor } });
-});
-
 function needsScope(resource: ChangeResource): ApiError {
   const scope = CHANGE_RESOURCES[resource];
   return new ApiError('insufficient_scope', `Reading ${resource} changes needs the ${scope} scope`, { required_scope: scope });
@@ -123,14 +117,14 @@ export const syncRouter = router({
   ratings: bulkProcedure('ratings'),
   watchlist: bulkProcedure('watchlist'),
   // Matched only by resources other than the three above (the facade tries procedures in order).
-  other: withToken
+  other: authenticatedProcedure
     .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true } })
     .input(z.object({ resource: z.string() }).catchall(z.unknown()))
     .output(bulkResultSchema)
     .mutation(({ input }) => {
       throw notFound(`Bulk sync of "${input.resource}" (history, ratings and watchlist can be synced)`);
     }),
-  changes: withToken
+  changes: authenticatedProcedure
     .meta({
       openapi: {
         method: 'GET',
@@ -155,7 +149,7 @@ export const syncRouter = router({
     .query(({ ctx, input }) =>
       readChanges(ctx.em, { userId: ctx.actor.userId, resources: feedResources(ctx.actor.scopes, input.resources), cursor: input.cursor, limit: input.limit, now: new Date() }),
     ),
-  snapshot: withToken
+  snapshot: authenticatedProcedure
     .meta({
       openapi: {
         method: 'GET',
