@@ -5,7 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRIVATE_FIELD_SCOPES } from '../src/core/actor-visibility.ts';
 import { addCollectionItem } from '../src/core/collection/write.ts';
 import { transaction } from '../src/core/db/transaction.ts';
+import { setFeatured } from '../src/core/lists/featured.ts';
 import { addTitles } from '../src/core/lists/items.ts';
+import { setLiked } from '../src/core/lists/likes.ts';
 import { createList } from '../src/core/lists/write.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectError } from './helpers/envelope.ts';
@@ -239,6 +241,38 @@ describe('lists and collection in the title detail', () => {
     expect(res.body.collectionStatus).toEqual({ owned: true, formats: ['bluray'], items: [{ id: owned.id, format: 'bluray', season: expect.any(Number) }] });
     expect(res.body.interaction).toBeNull();
     expect(res.body.watchHistory).toEqual([]);
+    // The same list as the list API shows it (the detail reads it inside its one statement, as JSON).
+    const own = await get(dave.token, `/lists/${holding.id}`);
+    const summary = ((await get(dave.token, '/me/lists?limit=100')).body.items as Record<string, unknown>[]).find((l) => l.id === holding.id)!;
+    expect(lists[0]).toMatchObject({ createdAt: own.body.createdAt, lastSyncedAt: null, description: 'Favourites', previewPosters: summary.previewPosters });
+    expect(summary.previewPosters).toEqual([{ posterPath: expect.stringMatching(/^\/.+/), movieDbId: SPIRITED_AWAY, type: 'movie' }]);
+  });
+
+  it('shows the featured public lists holding the title, most liked first, as the list summaries of their owners', async () => {
+    const erin = await member(app, 'erin', ['profile:read', 'lists:read']);
+    const em = app.db.orm.em.fork();
+    const movieId = await titleId(app, movie);
+    const made = [];
+    for (const name of ['Featured A', 'Featured B', 'Not featured']) {
+      const list = await createList(em, erin.userId, { name, description: '', isPublic: true });
+      await transaction(em, (tx) => addTitles(tx, String(list.id), [movieId], erin.userId));
+      made.push(list);
+    }
+    const [a, b] = made as [(typeof made)[0], (typeof made)[0]];
+    await setFeatured(em, String(a.id), true);
+    await setFeatured(em, String(b.id), true);
+    await setLiked(em, alice.userId, b.id, true);
+    const summaries = (await get(erin.token, '/me/lists?limit=100')).body.items as Record<string, unknown>[];
+    const summary = (id: number) => summaries.find((l) => l.id === id);
+    const res = await get(alice.token, `/title/movie/${SPIRITED_AWAY}`);
+    expect(res.status).toBe(200);
+    expect(res.body.featuredLists).toEqual([
+      { ...summary(b.id), likeCount: 1 },
+      { ...summary(a.id), likeCount: 0 },
+    ]);
+    expect((await get(alice.token, `/title/movie/${TOY_STORY}`)).body.featuredLists).toEqual([]);
+    await setFeatured(em, String(a.id), false);
+    await setFeatured(em, String(b.id), false);
   });
 });
 

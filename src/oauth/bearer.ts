@@ -1,11 +1,15 @@
 // The resource server's side: a bearer token on a platform request resolves to the acting user and
 // app. A token is accepted only while it is unexpired, its grant stands (revoking an app or reusing a
 // refresh token deletes the grant's tokens) and its app is active (deactivation stops it at once).
+// Checked against the database on every request (no cache: a revocation, whoever makes it, the CLI and
+// other instances included, counts from the next request on), in one statement: the token's stored
+// row (the adapter's table, keyed by digest), its app and whether its grant stands.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import type { Actor } from '../core/actor.ts';
-import { findApp } from '../core/apps/service.ts';
 import { touchGrant } from '../core/connected-apps/service.ts';
+import { query, type Sql } from '../core/db/sql.ts';
+import { artifactKey } from './adapter.ts';
 
 // The database moves a grant's last use at most once a minute; this process also asks at most that often,
 // so a busy token costs no write per request. Bounded: the oldest entries go first.
@@ -22,21 +26,41 @@ function noteUse(orm: MikroORM, grantId: string) {
   touchGrant(orm.em.fork(), grantId).catch(() => {});
 }
 
-export async function actorForToken(provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
+type TokenPayload = { kind?: string; format?: string; exp?: number; accountId?: string; clientId?: string; grantId?: string; scope?: string };
+type TokenRow = { payload: TokenPayload; client_id: string | null; active: boolean | null; official: boolean | null; grant_stands: boolean };
+
+/** The grant's key as the adapter stores it (artifactKey('Grant', id): SHA-256, base64url), in SQL. */
+const GRANT_KEY = `rtrim(translate(encode(sha256(convert_to('Grant:' || (t.payload->>'grantId'), 'UTF8')), 'base64'), '+/', '-_'), '=')`;
+
+const TOKEN_SQL = `select t.payload, a.client_id, a.active, a.official,
+    exists (select 1 from oauth_artifact g where g.id = ${GRANT_KEY} and (g.expires_at is null or g.expires_at > now())) as grant_stands
+  from oauth_artifact t left join app a on a.client_id = t.payload->>'clientId'
+  where t.id = $1 and (t.expires_at is null or t.expires_at > now())`;
+
+/** The one statement that verifies `token` (exported for the benchmark's bare baseline). */
+export function tokenSql(token: string): Sql {
+  return { text: TOKEN_SQL, params: [artifactKey('AccessToken', token)] };
+}
+
+/** `_provider`: tokens are the provider's, read here straight from its storage (see above). */
+export async function actorForToken(_provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
   if (!token || token.length > 512) return null;
-  const at = await provider.AccessToken.find(token);
-  if (!at || !at.accountId || !at.clientId || at.isExpired) return null;
-  const [app, grant] = await Promise.all([findApp(orm.em.fork(), at.clientId), at.grantId ? provider.Grant.find(at.grantId) : undefined]);
-  if (!app || !app.active) return null;
+  const [row] = await query<TokenRow>(orm.em.fork(), tokenSql(token));
+  if (!row) return null;
+  const at = row.payload;
+  // What the provider's AccessToken.find checks of an opaque token's payload: its kind, format and expiry.
+  if (at.kind !== 'AccessToken' || (at.format !== undefined && at.format !== 'opaque')) return null;
+  if (typeof at.exp !== 'number' || at.exp <= Math.floor(Date.now() / 1000)) return null;
+  if (!at.accountId || !at.clientId || !row.active || row.client_id !== at.clientId) return null;
   // Revocation deletes a grant's tokens, but a request already past its checks (a parallel reuse of
   // the code or refresh token) can save its token after that delete: the grant is what must stand.
-  if (!grant || !at.grantId) return null;
+  if (!at.grantId || !row.grant_stands) return null;
   noteUse(orm, at.grantId);
   return {
     userId: at.accountId,
-    clientId: app.client_id,
+    clientId: row.client_id,
     scopes: new Set(String(at.scope ?? '').split(' ').filter(Boolean)),
-    official: app.official,
+    official: Boolean(row.official),
   };
 }
 

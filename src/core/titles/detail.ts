@@ -1,17 +1,17 @@
 // The title detail (spec: GET /title/{type}/{id}): the catalog's title with season stats and
 // recommendations, the user's interaction, watches, lists and collection status (each only with the read
 // scope the private-field rule names, else null / empty), featured lists, the users' average rating and
-// the catalog source's rating. One statement reads the title and the user's library state while the
-// recommendations come from the catalog cache (the same for everyone); the lists and collection modules'
-// reads then run side by side.
+// the catalog source's rating. One statement reads the title, the featured lists and the user's library
+// state (the lists and collection modules' parts embedded as SQL expressions) while the recommendations
+// come from the catalog cache (the same for everyone): one round trip to the database per request.
 import type { Actor } from '../actor.ts';
 import { visiblePrivateFields } from '../actor-visibility.ts';
 import { imageUrl } from '../catalog/present.ts';
 import type { CatalogDeps } from '../catalog/service.ts';
-import { collectionStatusForTitle } from '../collection/for-title.ts';
+import { toCollectionStatus } from '../collection/for-title.ts';
 import { query } from '../db/sql.ts';
 import { notFound } from '../errors.ts';
-import { featuredListsForTitle, userListsForTitle } from '../lists/for-title.ts';
+import { toFeaturedLists, toTitleUserLists } from '../lists/for-title.ts';
 import { isoTime, POSTER_SIZE, toSeasonSummary, type SeasonRow } from './present.ts';
 import { recommendationsSql, titleDetailSql } from './queries.ts';
 import type { NativeTitle, TitleDetail, TitleDetailInput } from './schemas.ts';
@@ -43,12 +43,15 @@ type DetailRow = {
   season_stats: SeasonRow[];
   community_average: number | null;
   community_count: number;
+  featured_lists: Parameters<typeof toFeaturedLists>[0];
   // Present only when the token may see them.
   watched_at?: Date | null;
   rating?: number | null;
   is_favourite?: boolean;
   show_status?: string | null;
   history?: { id: number; watched_at: string; season: number | null; episode: number | null }[];
+  user_lists?: Parameters<typeof toTitleUserLists>[0];
+  collection_items?: Parameters<typeof toCollectionStatus>[0];
 };
 
 /** Optional NativeTitle fields: present when the catalog knows them (text the catalog keeps "" stays ""). */
@@ -103,21 +106,15 @@ export async function titleDetail(deps: CatalogDeps, actor: Actor, input: TitleD
   const sql = titleDetailSql({ type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) });
   const [[row], recommended] = await Promise.all([query<DetailRow>(em, sql), recommendations(deps, input.type, input.id)]);
   if (!row) throw notFound(`${input.type === 'movie' ? 'Movie' : 'Show'} ${input.id}`);
-  const titleId = String(row.id);
-  const [userLists, collectionStatus, featuredLists] = await Promise.all([
-    visible.userLists ? userListsForTitle(em, actor.userId, titleId) : null,
-    visible.collectionStatus ? collectionStatusForTitle(em, actor.userId, titleId) : null,
-    featuredListsForTitle(em, titleId),
-  ]);
   return {
     title: toNativeTitle(row, recommended.items, imageBaseUrl),
     interaction: visible.interaction
       ? { watchedAt: row.watched_at ? isoTime(row.watched_at) : null, rating: row.rating ?? null, isFavourite: row.is_favourite ?? false, showStatus: row.show_status ?? null }
       : null,
     watchHistory: (row.history ?? []).map((h) => ({ id: h.id, watchedAt: isoTime(h.watched_at), season: h.season, episode: h.episode })),
-    userLists,
-    collectionStatus,
-    featuredLists,
+    userLists: visible.userLists && row.user_lists ? toTitleUserLists(row.user_lists) : null,
+    collectionStatus: visible.collectionStatus && row.collection_items ? toCollectionStatus(row.collection_items) : null,
+    featuredLists: toFeaturedLists(row.featured_lists),
     communityRating: { average: row.community_average, count: row.community_count },
     externalRatings: row.vote_count > 0 ? { ratings: [{ source: 'movie_db', value: row.community_rating, votes: row.vote_count }] } : null,
   };

@@ -1,17 +1,22 @@
 // SQL of the title module's reads, built from validated inputs with bound parameters. Each read is one
-// statement (the catalog row and the user's state gathered by subqueries), so a title detail costs one
-// round trip plus the lists and collection modules' own reads. Kept apart from the services so the
-// benchmark runs exactly these statements through a bare `pg` client.
+// statement (the catalog row and the user's state gathered by subqueries; the lists and collection
+// modules provide theirs as SQL expressions), so a title detail costs one round trip. Kept apart from
+// the services so the benchmark runs exactly these statements through a bare `pg` client.
 //
 // User state is left out of the statement text (not merely filtered) when the token may not see it, so
 // a token without history:read or ratings:read never makes the database read that user's rows.
+import { collectionItemsJson } from '../collection/for-title.ts';
 import { sqlParams, type Sql } from '../db/sql.ts';
+import { featuredListsJson, userListsJson } from '../lists/for-title.ts';
 import type { TitleRatingScope } from './schemas.ts';
 
 type P = (value: unknown) => string;
 
-/** The user whose state a read includes, per kind of state (null: not visible to the token). */
-export type UserState = { historyOf: string | null; ratingsOf: string | null };
+/**
+ * The user whose state a read includes, per kind of state (null: not visible to the token). Lists and
+ * collection are read only by the title detail.
+ */
+export type UserState = { historyOf: string | null; ratingsOf: string | null; listsOf?: string | null; collectionOf?: string | null };
 
 /** Latest watches of a title the title detail lists. */
 export const TITLE_HISTORY_LIMIT = 100;
@@ -80,7 +85,15 @@ function interactionRating(p: P, userId: string, scope: TitleRatingScope): strin
   return `(select round(avg(r.rating), 1)::float8 from user_rating r where r.user_id = ${p(userId)} and r.title_id = t.id and r.scope = ${p(scope)})`;
 }
 
-export type TitleDetailQuery = { type: 'movie' | 'show'; movieDbId: number; scope: TitleRatingScope; today: string; state: UserState };
+export type TitleDetailQuery = {
+  type: 'movie' | 'show';
+  movieDbId: number;
+  scope: TitleRatingScope;
+  today: string;
+  state: UserState;
+  /** Featured lists containing the title (default true; false only for the benchmark's older baseline). */
+  featured?: boolean;
+};
 
 /**
  * The user's watches of the title `t`. `offset 0` keeps the planner from reading the user's whole history
@@ -91,9 +104,10 @@ const titleWatches = (user: string) => `(select h.id, h.watched_at, h.season_num
   where h.user_id = ${user} and h.title_id = t.id offset 0)`;
 
 /**
- * The catalog title with season stats, the users' average rating and, where the token may see them, the
- * user's interaction and latest watches: one statement, no row when there is no such title.
- * Recommendations are read apart (recommendationsSql) because they are the same for every user.
+ * The catalog title with season stats, the users' average rating, the featured lists containing it and,
+ * where the token may see them, the user's interaction, latest watches, lists and collection items: one
+ * statement, no row when there is no such title. Recommendations are read apart (recommendationsSql)
+ * because they are the same for every user (the service caches them).
  */
 export function titleDetailSql(q: TitleDetailQuery): Sql {
   const { params, p } = sqlParams();
@@ -115,6 +129,9 @@ export function titleDetailSql(q: TitleDetailQuery): Sql {
         'episode', h.episode_number) order by h.watched_at desc, h.id desc), '[]'::json)
       from (select * from ${titleWatches(p(historyOf))} h order by h.watched_at desc, h.id desc limit ${TITLE_HISTORY_LIMIT}) h) as history`);
   }
+  if (q.state.listsOf) userColumns.push(`${userListsJson(p(q.state.listsOf), 't.id')} as user_lists`);
+  if (q.state.collectionOf) userColumns.push(`${collectionItemsJson(p(q.state.collectionOf), 't.id')} as collection_items`);
+  if (q.featured ?? true) userColumns.push(`${featuredListsJson('t.id')} as featured_lists`);
   const seasonStats = q.type === 'show' ? jsonRows(seasonRows(p, 't.id', q.today, historyOf), 'r.season_number') : `'[]'::json`;
   // The users' rating of the title as a whole (title or series scope).
   const community = `from user_rating r where r.title_id = t.id and r.scope in ('title', 'series') and r.season_number is null and r.episode_number is null`;
