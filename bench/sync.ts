@@ -2,15 +2,26 @@
 // 1. POST /sync/history: 8 clients (8 users, one app) each sending 100-item batches back to back, a new
 //    Idempotency-Key per batch, every item a new watch. Items/s over the run, p50 and p99 per batch.
 //    Target: at least 10,000 items/s.
+//    Beside it, in the same run: the same batches' statements through bare `pg` (the database's share
+//    alone), and where the CPU of each batch goes (the server, its PostgreSQL backends, the load
+//    generator: on 2 shared cores, the sum bounds the throughput).
 // 2. GET /me/sync/changes pages of 500 for a user with 10,000 change-log rows and for one with
 //    1,000,000 (written in transactions of 1,000 rows), from cursors spread over each user's log.
 //    Target: p99 at 1,000,000 rows no worse than at 10,000.
+import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import http from 'node:http';
+import os from 'node:os';
 import { createUser } from '../src/core/accounts/service.ts';
 import { createApp } from '../src/core/apps/service.ts';
 import { query } from '../src/core/db/sql.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
+import pg from 'pg';
+import { RESOLVE_BY_MOVIE_DB_ID } from '../src/core/catalog/resolve.ts';
+import { DEDUP_WINDOW_MS, FIND_EXISTING, INSERT_WATCHES, LOCK_USER_HISTORY } from '../src/core/library/history-write.ts';
 import { feedParams } from '../src/core/sync/changes.ts';
+import { CLAIM_LOCK, IDEMPOTENCY_TTL_MS, lockName, READ_RECORD, RECORD_RESULT } from '../src/core/sync/idempotency.ts';
 import { encodeFeedCursor } from '../src/core/sync/feed-cursor.ts';
 import { benchDatabaseUrl, type Figures, formatRow, loadPaths, percentile, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
 
@@ -22,7 +33,7 @@ const FEED_SIZES = (process.env.BENCH_SYNC_FEED_SIZES ?? '10000,1000000').split(
 const SCOPES = 'history:write history:read';
 const PREFIX = 'bench_sync_';
 
-type Member = { userId: string; token: string };
+type Member = { userId: string; token: string; clientId: string };
 
 async function members(db: Database, databaseUrl: string, n: number, tag: string): Promise<Member[]> {
   const em = db.orm.em.fork();
@@ -31,40 +42,172 @@ async function members(db: Database, databaseUrl: string, n: number, tag: string
   const out: Member[] = [];
   for (let i = 0; i < n; i++) {
     const user = await createUser(em, { username: `${PREFIX}${tag}${i}_${Math.random().toString(36).slice(2, 6)}`, password: 'bench-password-1' });
-    out.push({ userId: user.id, token: await issue(user.id, app.client_id, SCOPES) });
+    out.push({ userId: user.id, token: await issue(user.id, app.client_id, SCOPES), clientId: app.client_id });
   }
   return out;
 }
 
+/** CPU milliseconds per batch of each party, over the measured run (Linux /proc; null elsewhere). */
+export type CpuPerBatch = { server: number; backends: number; loadGenerator: number } | null;
+
+type BulkFigures = { itemsPerSecond: number; batches: number; p50: number; p99: number; nonOk: number; cpu: CpuPerBatch };
+
 export type SyncBench = {
   titles: number;
-  bulk: { itemsPerSecond: number; batches: number; p50: number; p99: number; nonOk: number };
+  bulk: BulkFigures;
+  /** The batch's own statements (no HTTP, no bearer lookups) through bare `pg`, in the same run. */
+  bare: BulkFigures;
   feed: Array<{ rows: number; figures: Figures }>;
 };
+
+// CPU accounting: on a machine this small the question is where each batch's CPU goes (the server, its
+// PostgreSQL backends, the load generator itself), which throughput alone cannot tell on shared cores.
+const TICK_MS = 1000 / 100; // USER_HZ
+
+function procTicks(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(f[11]) + Number(f[12]); // utime + stime
+}
+
+/** The PostgreSQL backend pids serving the connections of process `pid`. */
+async function backendsOf(db: Database, pid: number): Promise<number[]> {
+  const ports = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :5432 )'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(`pid=${pid},`))
+    .map((l) => Number(l.trim().split(/\s+/)[2]!.split(':').pop()));
+  if (!ports.length) return [];
+  const rows = await query<{ pid: number }>(db.orm.em.fork(), { text: `select pid from pg_stat_activity where client_port = any($1::int[])`, params: [ports] });
+  return rows.map((r) => r.pid);
+}
+
+type CpuMark = { server: number; backends: Map<number, number>; self: number };
+
+async function cpuMark(db: Database, serverPid: number | undefined): Promise<CpuMark | null> {
+  if (!serverPid || !fs.existsSync(`/proc/${serverPid}/stat`)) return null;
+  try {
+    const backends = new Map((await backendsOf(db, serverPid)).map((p) => [p, procTicks(p)]));
+    const u = process.cpuUsage();
+    return { server: procTicks(serverPid), backends, self: (u.user + u.system) / 1000 };
+  } catch {
+    return null;
+  }
+}
+
+function cpuPerBatch(from: CpuMark | null, to: CpuMark | null, batches: number): CpuPerBatch {
+  if (!from || !to || !batches) return null;
+  let backends = 0;
+  // Backends opened during the run count from zero; those closed during it are lost (the pool keeps them).
+  for (const [pid, ticks] of to.backends) backends += ticks - (from.backends.get(pid) ?? 0);
+  return { server: ((to.server - from.server) * TICK_MS) / batches, backends: (backends * TICK_MS) / batches, loadGenerator: (to.self - from.self) / batches };
+}
 
 // Items are numbered across runs (warm-up included) so every one is a watch not sent before.
 let serial = 0;
 
 /** Each client sends batches back to back for `seconds`: every item a movie watch not sent before. */
-async function bulkLoad(url: string, clients: Member[], movieIds: number[], seconds: number): Promise<SyncBench['bulk']> {
+function newItems(movieIds: number[]): { movie_db_id: number; watched_at: string }[] {
+  return Array.from({ length: BATCH }, () => {
+    const n = serial++;
+    return { movie_db_id: movieIds[n % movieIds.length]!, watched_at: new Date(Date.UTC(2000, 0, 1) + n * 7_200_000).toISOString() };
+  });
+}
+
+/**
+ * The database's share alone: each client runs a batch's statements (the service's own SQL texts, the
+ * same parameters' shapes) through a bare `pg` connection, one transaction per batch, commit included.
+ * Order as runBulkSync with syncHistory: claim the key, read its record, resolve titles, take the
+ * user's history lock, probe for duplicates, insert watches and their change records, record the result.
+ */
+async function bareLoad(databaseUrl: string, clients: Member[], movieIds: number[], seconds: number, db: Database): Promise<BulkFigures> {
+  const conns = clients.map(() => new pg.Client({ connectionString: databaseUrl }));
+  await Promise.all(conns.map((c) => c.connect()));
+  const run = async (secs: number, cpu: boolean): Promise<BulkFigures> => {
+    const latencies: number[] = [];
+    const end = Date.now() + secs * 1000;
+    const started = process.hrtime.bigint();
+    const cpuFrom = cpu ? await cpuMark(db, process.pid) : null;
+    await Promise.all(
+      clients.map(async (m, i) => {
+        const c = conns[i]!;
+        while (Date.now() < end) {
+          const items = newItems(movieIds);
+          const t = process.hrtime.bigint();
+          const scope = { userId: m.userId, clientId: m.clientId, operation: 'history', key: randomUUID() };
+          const now = new Date();
+          await c.query('begin');
+          await c.query(CLAIM_LOCK, [lockName(scope)]);
+          await c.query(READ_RECORD, [scope.userId, scope.clientId, scope.operation, scope.key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()]);
+          const titles = (await c.query<{ idx: number; id: string; runtime_minutes: number | null }>(RESOLVE_BY_MOVIE_DB_ID, [JSON.stringify(items.map((it, idx) => ({ idx, type: 'movie', movie_db_id: it.movie_db_id })))])).rows;
+          await c.query(LOCK_USER_HISTORY, [m.userId]);
+          const watches = titles.map((r) => ({ idx: r.idx, title_id: r.id, episode_id: null, watched_at: items[r.idx]!.watched_at }));
+          await c.query(FIND_EXISTING, [m.userId, JSON.stringify(watches), DEDUP_WINDOW_MS / 1000]);
+          const rows = titles.map((r) => ({ ...watches[r.idx], season_number: null, episode_number: null, runtime_minutes: r.runtime_minutes, source: 'sync', client_id: m.clientId }));
+          const inserted = (await c.query<{ id: string }>(INSERT_WATCHES, [m.userId, JSON.stringify(rows)])).rows;
+          const results = inserted.map((r, index) => ({ client_item_id: null, index, status: 'inserted', id: Number(r.id), reason: null, resolved_movie_db_id: items[index]!.movie_db_id, error: null }));
+          const result = { results, inserted: results.length, updated: 0, removed: 0, skipped: 0, invalid: 0, deferred: 0 };
+          await c.query(RECORD_RESULT, [scope.userId, scope.clientId, scope.operation, scope.key, 'x'.repeat(43), JSON.stringify(result), now.toISOString()]);
+          await c.query('commit');
+          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      }),
+    );
+    const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+    const cpuTo = cpu ? await cpuMark(db, process.pid) : null;
+    latencies.sort((a, b) => a - b);
+    const c = cpuPerBatch(cpuFrom, cpuTo, latencies.length);
+    // The load generator is this process, which is also the client: it has no separate server.
+    return {
+      itemsPerSecond: (latencies.length * BATCH) / elapsed,
+      batches: latencies.length,
+      p50: percentile(latencies, 50),
+      p99: percentile(latencies, 99),
+      nonOk: 0,
+      cpu: c && { server: 0, backends: c.backends, loadGenerator: c.loadGenerator },
+    };
+  };
+  try {
+    await run(2, false);
+    return await run(seconds, true);
+  } finally {
+    await Promise.all(conns.map((c) => c.end()));
+  }
+}
+
+// The load generator shares the cores with the service and PostgreSQL, so it should cost little:
+// node:http on kept-alive sockets takes less CPU per batch than fetch (the figures print its share).
+const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
+
+function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
+}
+
+async function bulkLoad(url: string, clients: Member[], movieIds: number[], seconds: number, cpu?: () => Promise<CpuMark | null>): Promise<BulkFigures> {
   const latencies: number[] = [];
+  const cpuFrom = (await cpu?.()) ?? null;
   let nonOk = 0;
   const end = Date.now() + seconds * 1000;
   const started = process.hrtime.bigint();
   await Promise.all(
     clients.map(async (c) => {
       while (Date.now() < end) {
-        const items = Array.from({ length: BATCH }, () => {
-          const n = serial++;
-          return { movie_db_id: movieIds[n % movieIds.length], watched_at: new Date(Date.UTC(2000, 0, 1) + n * 7_200_000).toISOString() };
-        });
+        const items = newItems(movieIds);
         const t = process.hrtime.bigint();
-        const res = await fetch(`${url}/api/platform/v1/sync/history`, {
-          method: 'POST',
-          headers: { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-          body: JSON.stringify({ items }),
-        });
-        const body = (await res.json()) as { inserted?: number };
+        const res = await post(
+          `${url}/api/platform/v1/sync/history`,
+          { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+          JSON.stringify({ items }),
+        );
+        const body = JSON.parse(res.body) as { inserted?: number };
         if (res.status !== 200 || body.inserted !== BATCH) {
           if (!nonOk) process.stderr.write(`a batch was not fully inserted: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
           nonOk += 1;
@@ -74,8 +217,16 @@ async function bulkLoad(url: string, clients: Member[], movieIds: number[], seco
     }),
   );
   const elapsed = Number(process.hrtime.bigint() - started) / 1e9;
+  const cpuTo = (await cpu?.()) ?? null;
   latencies.sort((a, b) => a - b);
-  return { itemsPerSecond: (latencies.length * BATCH) / elapsed, batches: latencies.length, p50: percentile(latencies, 50), p99: percentile(latencies, 99), nonOk };
+  return {
+    itemsPerSecond: (latencies.length * BATCH) / elapsed,
+    batches: latencies.length,
+    p50: percentile(latencies, 50),
+    p99: percentile(latencies, 99),
+    nonOk,
+    cpu: cpuPerBatch(cpuFrom, cpuTo, latencies.length),
+  };
 }
 
 /** `rows` history changes for the user, 1,000 per transaction (each its own xid, as real writes). */
@@ -119,7 +270,8 @@ export async function benchSync(): Promise<SyncBench> {
     );
     const writers = await members(db, databaseUrl, CLIENTS, 'w');
     await bulkLoad(service.url, writers, movieIds, 2);
-    const bulk = await bulkLoad(service.url, writers, movieIds, SECONDS);
+    const bulk = await bulkLoad(service.url, writers, movieIds, SECONDS, () => cpuMark(db, service.child.pid));
+    const bare = await bareLoad(databaseUrl, writers, movieIds, SECONDS, db);
 
     const feed: SyncBench['feed'] = [];
     for (const rows of FEED_SIZES) {
@@ -128,7 +280,7 @@ export async function benchSync(): Promise<SyncBench> {
       await fillChangeLog(db, reader!.userId, rows);
       feed.push({ rows, figures: await loadPaths(service.url, reader!.token, await feedPaths(db, reader!.userId, rows), CLIENTS, SECONDS) });
     }
-    return { titles, bulk, feed };
+    return { titles, bulk, bare, feed };
   } finally {
     await service.stop();
     await query(db.orm.em.fork(), { text: `delete from app_user where username like 'bench\\_sync\\_%'`, params: [] });
@@ -136,10 +288,23 @@ export async function benchSync(): Promise<SyncBench> {
   }
 }
 
+function cpuLine(c: CpuPerBatch, parts: string): string {
+  if (!c) return '';
+  const total = c.server + c.backends + c.loadGenerator;
+  return `\n    CPU per batch: ${parts} (total ${total.toFixed(1)} ms: at most ~${((os.cpus().length * 1000 * BATCH) / total).toFixed(0)} items/s on ${os.cpus().length} cores)`;
+}
+
 export function printSync(b: SyncBench): void {
   console.log(`\nsync (services mode, ${b.titles} titles; ${CLIENTS} clients, ${SECONDS} s each)`);
+  const c = b.bulk.cpu;
   console.log(
-    `  POST /sync/history, ${BATCH}-item batches: ${b.bulk.itemsPerSecond.toFixed(0)} items/s (target 10,000)   per batch p50 ${b.bulk.p50.toFixed(1)} ms   p99 ${b.bulk.p99.toFixed(1)} ms   (${b.bulk.batches} batches, ${b.bulk.nonOk} not fully inserted)`,
+    `  POST /sync/history, ${BATCH}-item batches: ${b.bulk.itemsPerSecond.toFixed(0)} items/s (target 10,000)   per batch p50 ${b.bulk.p50.toFixed(1)} ms   p99 ${b.bulk.p99.toFixed(1)} ms   (${b.bulk.batches} batches, ${b.bulk.nonOk} not fully inserted)` +
+      cpuLine(c, c ? `server ${c.server.toFixed(1)} ms, its PostgreSQL backends ${c.backends.toFixed(1)} ms, load generator ${c.loadGenerator.toFixed(1)} ms` : ''),
+  );
+  const r = b.bare.cpu;
+  console.log(
+    `  bare pg, the batch's statements:    ${b.bare.itemsPerSecond.toFixed(0)} items/s   per batch p50 ${b.bare.p50.toFixed(1)} ms   p99 ${b.bare.p99.toFixed(1)} ms   (${b.bare.batches} batches; service / bare ${(b.bulk.itemsPerSecond / b.bare.itemsPerSecond).toFixed(2)})` +
+      cpuLine(r, r ? `PostgreSQL backends ${r.backends.toFixed(1)} ms, client ${r.loadGenerator.toFixed(1)} ms` : ''),
   );
   for (const f of b.feed) console.log(formatRow(`  GET /me/sync/changes, pages of ${PAGE}, ${f.rows.toLocaleString('en')} rows`, f.figures));
   const [small, large] = b.feed;

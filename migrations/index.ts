@@ -7,6 +7,7 @@ import { Migration20261122040000Lists } from './Migration20261122040000Lists.ts'
 import { Migration20261122045000Collection } from './Migration20261122045000Collection.ts';
 import { Migration20261122050000Sync } from './Migration20261122050000Sync.ts';
 import { Migration20261122060000Playback } from './Migration20261122060000Playback.ts';
+import { Migration20261122081000SyncWrites } from './Migration20261122081000SyncWrites.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -17,4 +18,5 @@ export const migrationsList = [
   { name: 'Migration20261122045000Collection', class: Migration20261122045000Collection },
   { name: 'Migration20261122050000Sync', class: Migration20261122050000Sync },
   { name: 'Migration20261122060000Playback', class: Migration20261122060000Playback },
+  { name: 'Migration20261122081000SyncWrites', class: Migration20261122081000SyncWrites },
 ];

@@ -54,7 +54,7 @@ order by r.idx`;
 
 // The common case first: most clients send (type, movie_db_id), and a plain join resolves a batch of
 // them several times faster than the ranked lateral search, which then runs only for what is left.
-const RESOLVE_BY_MOVIE_DB_ID = `
+export const RESOLVE_BY_MOVIE_DB_ID = `
 select r.idx, t.id, t.type, t.movie_db_id, t.is_anime, t.name, t.year,
   coalesce(t.runtime_minutes, t.episode_run_time_minutes) as runtime_minutes, t.poster_path, t.tv_db_id, t.film_db_id
 from json_to_recordset($1::json) as r(idx integer, type text, movie_db_id integer)

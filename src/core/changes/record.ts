@@ -12,9 +12,18 @@ export type Change = {
   data: Record<string, unknown> | null;
 };
 
-const INSERT_CHANGES = `insert into change_log (user_id, resource, resource_id, op, data)
-select $1::uuid, r.resource, r.resource_id, r.op, r.data
-from json_to_recordset($2::json) as r(resource text, resource_id text, op text, data jsonb)`;
+/**
+ * The insert of change records selected from `rows` (a query or CTE with columns user_id, resource,
+ * resource_id, op, data): for a write that records its changes in its own statement (a data-modifying
+ * CTE), so the record needs no round trip of its own. Same transaction, same rule as recordChanges.
+ */
+export function insertChangesFrom(rows: string): string {
+  return `insert into change_log (user_id, resource, resource_id, op, data)
+select c.user_id, c.resource, c.resource_id, c.op, c.data from ${rows} c`;
+}
+
+const INSERT_CHANGES = insertChangesFrom(`(select $1::uuid as user_id, r.resource, r.resource_id, r.op, r.data
+  from json_to_recordset($2::json) as r(resource text, resource_id text, op text, data jsonb))`);
 
 /** Records one or more changes of one user's data in one statement. */
 export async function recordChanges(tx: EntityManager, userId: string, changes: Change[]): Promise<void> {

@@ -37,21 +37,29 @@ export function bodyHash(body: unknown): string {
   return createHash('sha256').update(canonical(body)).digest('base64url');
 }
 
-const lockName = (s: IdempotencyScope) => `sync:${s.clientId}:${s.userId}:${s.operation}:${s.key}`;
+export const lockName = (s: IdempotencyScope) => `sync:${s.clientId}:${s.userId}:${s.operation}:${s.key}`;
+
+// The statements are exported for bench/sync.ts, whose bare-`pg` baseline runs exactly these.
+export const CLAIM_LOCK = `select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`;
+export const READ_RECORD = `select body_hash, result from sync_idempotency
+  where user_id = $1 and client_id = $2 and operation = $3 and idempotency_key = $4 and created_at > $5`;
+export const RECORD_RESULT = `insert into sync_idempotency (user_id, client_id, operation, idempotency_key, body_hash, result, created_at)
+  values ($1, $2, $3, $4, $5, $6, $7)
+  on conflict (user_id, client_id, operation, idempotency_key)
+  do update set body_hash = excluded.body_hash, result = excluded.result, created_at = excluded.created_at`;
 
 /**
  * Takes the key for this transaction. Answers the stored result to replay, or null when the key is
  * unseen (or its record expired) and the batch is to be applied.
  */
 export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash: string, now: Date): Promise<Stored | null> {
-  const [lock] = await query<{ locked: boolean }>(tx, { text: `select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`, params: [lockName(scope)] });
+  const [lock] = await query<{ locked: boolean }>(tx, { text: CLAIM_LOCK, params: [lockName(scope)] });
   if (!lock?.locked) {
     throw new ApiError('request_in_progress', 'A request with this Idempotency-Key is still running; retry the same key shortly');
   }
   // A statement of its own after the lock: its snapshot sees a record committed by the lock's last holder.
   const [record] = await query<{ body_hash: string; result: Stored }>(tx, {
-    text: `select body_hash, result from sync_idempotency
-      where user_id = $1 and client_id = $2 and operation = $3 and idempotency_key = $4 and created_at > $5`,
+    text: READ_RECORD,
     params: [scope.userId, scope.clientId, scope.operation, scope.key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
   });
   if (!record) return null;
@@ -64,10 +72,7 @@ export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash:
 /** Records the result with the writes (replacing an expired record of the same key). */
 export async function recordResult(tx: EntityManager, scope: IdempotencyScope, hash: string, result: Stored, now: Date): Promise<void> {
   await query(tx, {
-    text: `insert into sync_idempotency (user_id, client_id, operation, idempotency_key, body_hash, result, created_at)
-      values ($1, $2, $3, $4, $5, $6, $7)
-      on conflict (user_id, client_id, operation, idempotency_key)
-      do update set body_hash = excluded.body_hash, result = excluded.result, created_at = excluded.created_at`,
+    text: RECORD_RESULT,
     params: [scope.userId, scope.clientId, scope.operation, scope.key, hash, JSON.stringify(result), now.toISOString()],
   });
 }
