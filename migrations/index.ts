@@ -7,6 +7,9 @@ import { Migration20261122040000Lists } from './Migration20261122040000Lists.ts'
 import { Migration20261122045000Collection } from './Migration20261122045000Collection.ts';
 import { Migration20261122050000Sync } from './Migration20261122050000Sync.ts';
 import { Migration20261122060000Playback } from './Migration20261122060000Playback.ts';
+import { Migration20261122070000Profiles } from './Migration20261122070000Profiles.ts';
+import { Migration20261122071000Notifications } from './Migration20261122071000Notifications.ts';
+import { Migration20261122072000Trophies } from './Migration20261122072000Trophies.ts';
 import { Migration20261122081000SyncWrites } from './Migration20261122081000SyncWrites.ts';
 
 export const migrationsList = [
@@ -18,5 +21,8 @@ export const migrationsList = [
   { name: 'Migration20261122045000Collection', class: Migration20261122045000Collection },
   { name: 'Migration20261122050000Sync', class: Migration20261122050000Sync },
   { name: 'Migration20261122060000Playback', class: Migration20261122060000Playback },
+  { name: 'Migration20261122070000Profiles', class: Migration20261122070000Profiles },
+  { name: 'Migration20261122071000Notifications', class: Migration20261122071000Notifications },
+  { name: 'Migration20261122072000Trophies', class: Migration20261122072000Trophies },
   { name: 'Migration20261122081000SyncWrites', class: Migration20261122081000SyncWrites },
 ];

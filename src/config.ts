@@ -49,6 +49,7 @@ const schema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(86_400, 'must be at most 86400').default(60),
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
+  TROPHY_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(3_600_000, 'must be at most 3600000').default(60_000),
   SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
@@ -74,6 +75,8 @@ export type Config = {
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
   movieDbApiUrl: string;
+  /** How often the trophy job awards what recent writes earned (ms); 0 turns the job off in this instance. */
+  trophyIntervalMs: number;
   /**
    * Test hook, never set in production: a bulk sync write holds its transaction open this long after
    * its writes, before the commit, so a test can kill the process in the middle of a batch.
@@ -122,6 +125,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: c.RATE_LIMITS === 'on',
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
     syncTestHoldMs: c.SYNC_TEST_HOLD_MS,
+    trophyIntervalMs: c.TROPHY_INTERVAL_MS,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
   };

@@ -86,7 +86,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    const stopJobs = startJobs(db.orm, log);
+    const stopJobs = startJobs(db.orm, log, config);
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     log.info({ url, mode: db.mode }, 'listening');

@@ -91,7 +91,7 @@ describe('GET /me/sync/changes', () => {
     expect(new Set(feed.changes.map((c) => c.resource))).toEqual(new Set(['history']));
     expectError(await platform(app, historyOnly, 'GET', '/me/sync/changes?resources=ratings'), 403, 'insufficient_scope', { required_scope: 'ratings:read' });
     expectError(await platform(app, historyOnly, 'GET', '/me/sync/changes?resources=history,collection'), 403, 'insufficient_scope', { required_scope: 'collection:read' });
-    const none = await tokenWith(app, bob, ['history:write', 'profile:read']);
+    const none = await tokenWith(app, bob, ['history:write', 'events:read']);
     expectError(await platform(app, none, 'GET', '/me/sync/changes'), 403, 'insufficient_scope', { required_scope: 'history:read' });
     expectError(await platform(app, null, 'GET', '/me/sync/changes'), 401, 'invalid_token');
     // Another user's feed holds none of bob's changes.

@@ -36,6 +36,8 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
     // The spec's limits would stop the many OAuth requests of other test files from one address;
     // rate-limit tests turn them on. Keys get a prefix of their own: parallel files share one Redis.
     RATE_LIMITS: 'off',
+    // The trophy job would award (and notify) behind other files' backs on a timer; trophy tests run it by hand.
+    TROPHY_INTERVAL_MS: '0',
     REDIS_KEY_PREFIX: `test${process.pid}_${port}`,
     ...(process.env.REDIS_URL ? { REDIS_URL: process.env.REDIS_URL } : {}),
     LOG_LEVEL: process.env.TEST_LOG_LEVEL ?? 'silent',

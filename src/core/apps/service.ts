@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, notFound, invalidRequest } from '../errors.ts';
 import { query } from '../db/sql.ts';
+import { forgetAppPushDevices } from '../devices/service.ts';
 import { hashSecret, verifySecret } from '../security/argon2.ts';
 import { randomBase64url } from '../security/random.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
@@ -85,6 +86,7 @@ export async function setAppActive(em: EntityManager, clientId: string, active: 
     if (!active) {
       await query(tx, { text: `delete from oauth_artifact where payload->>'clientId' = $1`, params: [clientId] });
       await query(tx, { text: `delete from app_grant where client_id = $1`, params: [clientId] });
+      await forgetAppPushDevices(tx, clientId);
     }
     return toApp(row);
   });

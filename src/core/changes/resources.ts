@@ -11,6 +11,11 @@ export const CHANGE_RESOURCES = {
   list_likes: 'lists:read',
   collection: 'collection:read',
   playback: 'playback:read',
+  profile: 'profile:read',
+  preferences: 'profile:read',
+  notifications: 'notifications:read',
+  notification_preferences: 'notifications:read',
+  trophies: 'trophies:read',
 } as const;
 
 export type ChangeResource = keyof typeof CHANGE_RESOURCES;

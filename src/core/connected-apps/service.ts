@@ -4,6 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { query } from '../db/sql.ts';
+import { forgetAppPushDevices } from '../devices/service.ts';
 import { notFound } from '../errors.ts';
 
 export const connectedApp = z
@@ -74,5 +75,6 @@ export async function revokeConnectedApp(em: EntityManager, userId: string, clie
       text: `delete from oauth_artifact where grant_id = any($1::text[]) or id = any($2::text[])`,
       params: [grants.map((g) => g.grant_id), grants.map((g) => g.grant_key)],
     });
+    await forgetAppPushDevices(tx, clientId, userId);
   });
 }

@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { notifyListInvitation } from '../notifications/list-events.ts';
 import { listAccess, ownedList } from './access.ts';
 import { listAudience, recordListGone, recordListJoined, recordListWrite } from './changes.ts';
 
@@ -25,7 +26,8 @@ export async function inviteCollaborator(em: EntityManager, ownerId: string, lis
     const [user] = await query<{ id: string; username: string }>(tx, { text: `select id, username from app_user where lower(username) = lower($1)`, params: [username] });
     if (!user) throw notFound(`User ${username}`);
     if (user.id === ownerId) throw new ApiError('conflict', 'The owner of a list cannot be its collaborator');
-    await query(tx, { text: `insert into list_member (list_id, user_id) values ($1, $2) on conflict do nothing`, params: [list.id, user.id] });
+    const invited = await query(tx, { text: `insert into list_member (list_id, user_id) values ($1, $2) on conflict do nothing returning list_id`, params: [list.id, user.id] });
+    if (invited.length) await notifyListInvitation(tx, { listId: list.id, ownerId, inviteeId: user.id });
     const [m] = await query<{ accepted_at: Date | null }>(tx, { text: `select accepted_at from list_member where list_id = $1 and user_id = $2`, params: [list.id, user.id] });
     await recordListWrite(tx, list.id);
     return { listId: Number(list.id), username: user.username, status: m?.accepted_at ? 'accepted' : 'invited' };

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
 import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
+import { notifyListLiked } from '../notifications/list-events.ts';
 import { listAccess } from './access.ts';
 
 export type LikeState = { listId: number; isLiked: boolean; likeCount: number };
@@ -17,6 +18,7 @@ export async function setLiked(em: EntityManager, userId: string, listId: number
     if (rows.length) {
       const likedAt = liked ? new Date((rows[0] as { liked_at: Date }).liked_at).toISOString() : null;
       await recordChange(tx, userId, { resource: 'list_likes', resourceId: list.id, op: liked ? 'upsert' : 'delete', data: liked ? { listId: Number(list.id), likedAt } : null });
+      if (liked) await notifyListLiked(tx, { listId: list.id, ownerId: list.ownerId, likerId: userId });
     }
     const [c] = await query<{ n: number }>(tx, { text: `select count(*)::int as n from list_like where list_id = $1`, params: [list.id] });
     return { listId: Number(list.id), isLiked: liked, likeCount: c?.n ?? 0 };

@@ -12,11 +12,15 @@ export function measure(input: PlaybackEventInput): Measured {
 }
 
 /**
- * A stop completes the watch with `watched: true`, or at or over `watched_threshold` (default 0.8)
- * unless `watched: false` marks it incomplete. Other actions never complete a watch.
+ * A stop completes the watch with `watched: true`, or at or over `watched_threshold` (else the user's
+ * default, else 0.8) unless `watched: false` marks it incomplete. Other actions never complete a watch.
  */
-export function completesWatch(action: PlaybackAction, input: PlaybackEventInput, progress: number | null): boolean {
+export function completesWatch(action: PlaybackAction, input: PlaybackEventInput, progress: number | null, userThreshold = DEFAULT_WATCHED_THRESHOLD): boolean {
   if (action !== 'stop') return false;
   if (input.watched !== undefined) return input.watched;
-  return progress !== null && progress >= (input.watched_threshold ?? DEFAULT_WATCHED_THRESHOLD);
+  return progress !== null && progress >= (input.watched_threshold ?? userThreshold);
 }
+
+/** Whether completesWatch needs the user's default threshold (a stop deciding by progress alone). */
+export const needsUserThreshold = (action: PlaybackAction, input: PlaybackEventInput): boolean =>
+  action === 'stop' && input.watched === undefined && input.watched_threshold === undefined;

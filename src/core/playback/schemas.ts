@@ -62,7 +62,7 @@ export const playbackEventInput = z
     device_id: text(200).optional(),
     client_version: text(200).optional(),
     raw_filename: text(1000).optional(),
-    watched_threshold: z.number().gt(0).max(1).optional().describe(`Progress at or over which a stop logs the watch; default ${DEFAULT_WATCHED_THRESHOLD}.`),
+    watched_threshold: z.number().gt(0).max(1).optional().describe(`Progress at or over which a stop logs the watch; default: the user's \`watchedThreshold\` preference (GET /me/preferences), else ${DEFAULT_WATCHED_THRESHOLD}.`),
     media_server_user_id: text(200).optional(),
   })
   .strict()

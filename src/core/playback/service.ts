@@ -8,9 +8,10 @@ import { transaction } from '../db/transaction.ts';
 import type { StreamEvent } from '../events/bus.ts';
 import { appendStreamEvents, publishStreamEvents, type NewStreamEvent } from '../events/stream-log.ts';
 import { logWatches } from '../library/history-write.ts';
+import { watchedThresholdOf } from '../profile/preferences.ts';
 import { dismissEntry, removeWatched, tooOldForContinueWatching, upsertProgress } from './continue-watching.ts';
 import { punchplayId, resolveMedia, type ResolvedMedia } from './media.ts';
-import { completesWatch, measure, type Measured } from './progress.ts';
+import { completesWatch, measure, needsUserThreshold, type Measured } from './progress.ts';
 import type { IgnoredReason, PlaybackAction, PlaybackEventInput, PlaybackResponse } from './schemas.ts';
 import { findReceipt, findSession, lockUserPlayback, markScrobbled, saveReceipt, saveSession, type Session } from './sessions.ts';
 import { transition, type SessionState } from './state.ts';
@@ -143,7 +144,8 @@ async function apply(tx: EntityManager, actor: Actor, input: PlaybackEvent): Pro
 
   const media = await resolveMedia(tx, input);
   const m = measure(input);
-  const completes = completesWatch(input.action, input, m.progress);
+  const userThreshold = needsUserThreshold(input.action, input) ? await watchedThresholdOf(tx, userId) : undefined;
+  const completes = completesWatch(input.action, input, m.progress, userThreshold);
   const session = await findSession(tx, userId, input.playback_session_id);
   const verdict = transition(session, input.action, input.event_created_at, completes);
   let outcome: Outcome;

@@ -9,7 +9,7 @@ import type { CommunityStats } from './schemas.ts';
 const DAY_MS = 86_400_000;
 
 /** Each watch's runtime: as logged, else the episode's, else the title's. */
-const RUNTIME = `coalesce(w.runtime_minutes, e.runtime_minutes, t.runtime_minutes, t.episode_run_time_minutes, 0)`;
+export const RUNTIME = `coalesce(w.runtime_minutes, e.runtime_minutes, t.runtime_minutes, t.episode_run_time_minutes, 0)`;
 
 const MONTH_WATCHES = `
 select count(*) filter (where t.type = 'movie')::int as movies, count(*) filter (where t.type = 'show')::int as episodes,

@@ -1,0 +1,43 @@
+// Notifications produced by list events, called by src/core/lists in the transaction of the write.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { query } from '../db/sql.ts';
+import { recordNotification } from './record.ts';
+
+type ListAndUser = { list_name: string; username: string; display_name: string };
+
+async function listAndUser(tx: EntityManager, listId: string, userId: string): Promise<ListAndUser> {
+  const [row] = await query<ListAndUser>(tx, {
+    text: `select l.name as list_name, u.username, u.display_name from list l, app_user u where l.id = $1 and u.id = $2`,
+    params: [listId, userId],
+  });
+  return row!;
+}
+
+/** The owner invited `inviteeId` to collaborate on the list (a new invitation only, not a repeated one). */
+export async function notifyListInvitation(tx: EntityManager, e: { listId: string; ownerId: string; inviteeId: string }): Promise<string | null> {
+  const { list_name, username, display_name } = await listAndUser(tx, e.listId, e.ownerId);
+  return recordNotification(tx, {
+    userId: e.inviteeId,
+    kind: 'list_invitation',
+    title: `${display_name} invited you to a list`,
+    body: `${display_name} (@${username}) invited you to collaborate on "${list_name}".`,
+    data: { listId: Number(e.listId), listName: list_name, fromUsername: username },
+  });
+}
+
+/**
+ * `likerId` liked a list of `ownerId`. Not for likes of one's own list. Once per liker and list: a like
+ * taken back and given again does not notify the owner again (dedupe key).
+ */
+export async function notifyListLiked(tx: EntityManager, e: { listId: string; ownerId: string; likerId: string }): Promise<string | null> {
+  if (e.likerId === e.ownerId) return null;
+  const { list_name, username, display_name } = await listAndUser(tx, e.listId, e.likerId);
+  return recordNotification(tx, {
+    userId: e.ownerId,
+    kind: 'list_liked',
+    title: `${display_name} liked your list`,
+    body: `${display_name} (@${username}) liked "${list_name}".`,
+    data: { listId: Number(e.listId), listName: list_name, fromUsername: username },
+    dedupeKey: `list_liked:${e.listId}:${e.likerId}`,
+  });
+}

@@ -1,0 +1,73 @@
+// The user's own profile: display name, avatar, bio and privacy (GET / PATCH /me/profile). Each update
+// records the whole profile as a `profile` change (resource id: the user id) in the same transaction.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { checkAvatarUrl, checkDisplayName } from '../accounts/rules.ts';
+import { recordChange } from '../changes/record.ts';
+import { query } from '../db/sql.ts';
+import { transaction } from '../db/transaction.ts';
+import { ApiError, invalidRequest } from '../errors.ts';
+import { BIO_MAX, type Profile, type ProfileUpdate } from './settings-schemas.ts';
+
+type ProfileRow = {
+  id: string;
+  username: string;
+  display_name: string;
+  avatar_url: string | null;
+  bio: string;
+  profile_privacy: Profile['privacy'];
+  created_at: Date | string;
+};
+
+const PROFILE_COLUMNS = 'id, username, display_name, avatar_url, bio, profile_privacy, created_at';
+// Control characters other than the line feed (bios may have paragraphs).
+// eslint-disable-next-line no-control-regex
+const BIO_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
+
+const toProfile = (r: ProfileRow): Profile => ({
+  id: r.id,
+  username: r.username,
+  displayName: r.display_name,
+  avatarUrl: r.avatar_url,
+  bio: r.bio,
+  privacy: r.profile_privacy,
+  joinedAt: new Date(r.created_at).toISOString(),
+});
+
+/** Line breaks are kept as "\n"; counted in characters (code points), after trimming. */
+function checkBio(value: string): string {
+  const bio = value.replace(/\r\n?/g, '\n').trim();
+  if ([...bio].length > BIO_MAX || BIO_CONTROL.test(bio)) {
+    throw invalidRequest(`bio must be at most ${BIO_MAX} characters without control characters other than line breaks`);
+  }
+  return bio;
+}
+
+async function profileRow(em: EntityManager, userId: string, lock: boolean): Promise<ProfileRow> {
+  const [row] = await query<ProfileRow>(em, { text: `select ${PROFILE_COLUMNS} from app_user where id = $1${lock ? ' for update' : ''}`, params: [userId] });
+  if (!row) throw new ApiError('invalid_token', 'The token\'s user no longer exists');
+  return row;
+}
+
+export async function readProfile(em: EntityManager, userId: string): Promise<Profile> {
+  return toProfile(await profileRow(em, userId, false));
+}
+
+/** Only the fields given change; each is checked by the same rules as at sign-up. */
+export async function updateProfile(em: EntityManager, userId: string, input: ProfileUpdate): Promise<Profile> {
+  return transaction(em, async (tx) => {
+    const current = await profileRow(tx, userId, true);
+    const next = {
+      display_name: input.displayName === undefined ? current.display_name : checkDisplayName(input.displayName, current.username),
+      avatar_url: input.avatarUrl === undefined ? current.avatar_url : checkAvatarUrl(input.avatarUrl),
+      bio: input.bio === undefined ? current.bio : checkBio(input.bio),
+      profile_privacy: input.privacy ?? current.profile_privacy,
+    };
+    const [row] = await query<ProfileRow>(tx, {
+      text: `update app_user set display_name = $2, avatar_url = $3, bio = $4, profile_privacy = $5 where id = $1 returning ${PROFILE_COLUMNS}`,
+      params: [userId, next.display_name, next.avatar_url, next.bio, next.profile_privacy],
+    });
+    const updated = toProfile(row!);
+    await recordChange(tx, userId, { resource: 'profile', resourceId: userId, op: 'upsert', data: updated });
+    return updated;
+  });
+}
