@@ -11,6 +11,7 @@ import { actorForToken } from '../src/oauth/bearer.ts';
 import { createOAuth } from '../src/oauth/index.ts';
 import { RateLimits } from '../src/core/limits/limiter.ts';
 import { benchDatabaseUrl, formatRow, percentile, startService, type Figures } from './lib.ts';
+import { section, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -67,6 +68,13 @@ export function printAuth(b: AuthBench): void {
   console.log(`\nbearer authentication (services mode)`);
   console.log(`  token verification in-process (token, its grant, app active): p50 ${b.verify.p50.toFixed(2)} ms, p99 ${b.verify.p99.toFixed(2)} ms over ${b.verify.n} calls`);
   console.log(formatRow(`  GET /me through the service, ${CONNECTIONS} connections`, b.me));
+}
+
+export function authSection(b: AuthBench): Section {
+  return section('Bearer authentication (services mode)', `Access-token verification in-process (the token, its grant, the app's active flag), and \`GET /me\` through the whole service at ${CONNECTIONS} connections. Issue 3 asks for the figures; it sets no target.`, {
+    measures: [{ label: 'GET /me', figures: b.me }],
+    values: [{ label: `Token verification in-process (${b.verify.n} calls)`, value: `p50 ${b.verify.p50.toFixed(2)} ms, p99 ${b.verify.p99.toFixed(2)} ms` }],
+  });
 }
 
 if (import.meta.main) printAuth(await benchAuth());

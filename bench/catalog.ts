@@ -4,11 +4,13 @@
 // cached for CATALOG_CACHE_SECONDS; the query set repeats, so this is the warm-cache figure) and with
 // the cache off (every request runs its SQL), which is the one to compare with the bare baseline.
 // Targets (services mode): search p99 at most 20 ms; facade throughput at least half the bare baseline's.
+import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { discoverSql, searchSql } from '../src/core/catalog/queries.ts';
 import type { Sql } from '../src/core/db/sql.ts';
 import { discoverInput, searchInput } from '../src/core/catalog/schemas.ts';
 import { bareBaseline, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
+import { atLeast, atMost, section, type Section, type Target } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -51,9 +53,19 @@ export type CatalogBench = {
 
 export async function benchCatalog(mode: 'services' | 'embedded'): Promise<CatalogBench> {
   const dataDir = tempDataDir();
+  try {
+    return await measureCatalog(mode, dataDir);
+  } finally {
+    // The embedded database of the run (a few hundred MB): imported afresh each run.
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  }
+}
+
+async function measureCatalog(mode: 'services' | 'embedded', dataDir: string): Promise<CatalogBench> {
   const databaseUrl = mode === 'services' ? benchDatabaseUrl() : undefined;
   const titles = await prepareCatalog({ databaseUrl, dataDir });
-  const where: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir };
+  // Embedded: DATABASE_URL emptied (empty counts as unset), or the child would inherit the caller's.
+  const where: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir, DATABASE_URL: '' };
   const bareTarget = databaseUrl ?? { host: dataDir, port: 5432 };
   const measured = new Map<string, { cached?: Figures; uncached?: Figures; bare?: Figures }>();
   const record = (name: string, key: 'cached' | 'uncached' | 'bare', f: Figures) => measured.set(name, { ...measured.get(name), [key]: f });
@@ -90,6 +102,23 @@ export function printCatalog(b: CatalogBench): void {
     console.log(formatRow(`  ${r.case}: same SQL through bare pg`, r.bare));
     console.log(`  ${r.case}: service (cache off) / bare throughput ratio ${r.ratio.toFixed(2)}`);
   }
+}
+
+export function catalogSection(b: CatalogBench): Section {
+  const targets: Target[] = [];
+  if (b.mode === 'services') {
+    const search = b.results.find((r) => r.case === 'search');
+    if (search) targets.push(atMost(2, 'search p99 at most 20 ms (answers cached, as deployed)', search.cached.p99, 20));
+    if (search) targets.push(atMost(2, 'search p99 at most 20 ms, cache off (every request runs its SQL)', search.uncached.p99, 20));
+    for (const r of b.results) targets.push(atLeast(2, `${r.case}: service throughput at least 0.5x the bare baseline (cache off)`, r.ratio, 0.5));
+  }
+  return section(`Catalog (${b.mode} mode)`, `Catalog search and discover over ${b.titles.toLocaleString('en')} titles, ${CONNECTIONS} connections, public API (no token). The service runs with its answer cache (\`CATALOG_CACHE_SECONDS\` default, warm) and with it off; the baseline is the same SQL through bare \`pg\`.`, {
+    measures: b.results.flatMap((r) => [
+      { label: `${r.case}, answers cached`, figures: r.cached },
+      { label: `${r.case}, cache off`, figures: r.uncached, baseline: { label: 'same SQL, bare pg', figures: r.bare } },
+    ]),
+    targets,
+  });
 }
 
 if (import.meta.main) {

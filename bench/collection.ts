@@ -7,25 +7,29 @@ import { collectionPageSql } from '../src/core/collection/read.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
 import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
+import { section, type Growth, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const ITEMS = 10_000;
 const LIMITS = [100, 200];
+/** The cost-growth run's smaller collection (a tenth), walked at the default limit. */
+const SMALL = 1_000;
+const GROWTH_LIMIT = 100;
 
-export type CollectionBench = { items: number; results: Array<{ limit: number; pages: number; service: Figures; bare: Figures; ratio: number }> };
+export type CollectionBench = { items: number; results: Array<{ limit: number; pages: number; service: Figures; bare: Figures; ratio: number }>; growth: Growth[] };
 
-/** A user owning ITEMS collection items (popular titles in every format) and a collection:read token. */
-async function collector(databaseUrl: string): Promise<{ userId: string; token: string; cleanup(): Promise<void> }> {
+/** A user owning `items` collection items (popular titles in every format) and a collection:read token. */
+async function collector(databaseUrl: string, items: number): Promise<{ userId: string; token: string; cleanup(): Promise<void> }> {
   const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
   try {
-    return await fill(db, databaseUrl);
+    return await fill(db, databaseUrl, items);
   } finally {
     await db.close();
   }
 }
 
-async function fill(db: Database, databaseUrl: string): Promise<{ userId: string; token: string; cleanup(): Promise<void> }> {
+async function fill(db: Database, databaseUrl: string, items: number): Promise<{ userId: string; token: string; cleanup(): Promise<void> }> {
   const em = db.orm.em.fork();
   await migrate(db.orm);
   const user = await createUser(em, { username: `coll_${Math.random().toString(36).slice(2, 8)}`, password: 'bench-password-1' });
@@ -36,7 +40,7 @@ async function fill(db: Database, databaseUrl: string): Promise<{ userId: string
       select $1, t.id, f.format from (select id from title order by popularity desc, id limit $2) t
       cross join unnest(array['uhd_bluray', 'bluray', 'hd_dvd', 'dvd', 'digital', 'vhs', 'laserdisc']) as f(format)
       order by random() limit $3`,
-    params: [user.id, Math.ceil(ITEMS / 7), ITEMS],
+    params: [user.id, Math.ceil(items / 7), items],
   });
   await query(em, { text: 'analyze collection_item', params: [] });
   return {
@@ -72,7 +76,8 @@ async function walk(url: string, token: string, userId: string, limit: number): 
 export async function benchCollection(): Promise<CollectionBench> {
   const databaseUrl = benchDatabaseUrl();
   await prepareCatalog({ databaseUrl, dataDir: tempDataDir() });
-  const who = await collector(databaseUrl);
+  const who = await collector(databaseUrl, ITEMS);
+  const few = await collector(databaseUrl, SMALL);
   const service = await startService({ DATABASE_URL: databaseUrl });
   try {
     const results: CollectionBench['results'] = [];
@@ -83,10 +88,14 @@ export async function benchCollection(): Promise<CollectionBench> {
       const measured = await loadPaths(service.url, who.token, paths, CONNECTIONS, SECONDS);
       results.push({ limit, pages: paths.length, service: measured, bare, ratio: measured.requestsPerSecond / bare.requestsPerSecond });
     }
-    return { items: ITEMS, results };
+    const small = await loadPaths(service.url, few.token, (await walk(service.url, few.token, few.userId, GROWTH_LIMIT)).paths, CONNECTIONS, SECONDS);
+    const large = results.find((r) => r.limit === GROWTH_LIMIT)!.service;
+    const growth: Growth[] = [{ endpoint: `GET /me/collection, limit ${GROWTH_LIMIT}, every page`, unit: 'req/s', small: { size: SMALL, figures: small }, large: { size: ITEMS, figures: large } }];
+    return { items: ITEMS, results, growth };
   } finally {
     await service.stop();
     await who.cleanup();
+    await few.cleanup();
   }
 }
 
@@ -97,6 +106,18 @@ export function printCollection(b: CollectionBench): void {
     console.log(formatRow(`  limit ${r.limit}: same SQL through bare pg`, r.bare));
     console.log(`  limit ${r.limit}: service / bare throughput ratio ${r.ratio.toFixed(2)}`);
   }
+  for (const g of b.growth) console.log(formatRow(`  ${g.endpoint} at ${g.small.size} items`, g.small.figures));
+}
+
+export function collectionSection(b: CollectionBench): Section {
+  return section(
+    'Collection (services mode)',
+    `\`GET /me/collection\` over ${b.items.toLocaleString('en')} items: every page of the walk by nextCursor, ${CONNECTIONS} connections; baseline: the page statements through bare \`pg\`. Issue 6 asks for p50 and p99; it sets no target.`,
+    {
+      measures: b.results.map((r) => ({ label: `limit ${r.limit} (${r.pages} pages)`, figures: r.service, baseline: { label: 'same SQL, bare pg', figures: r.bare } })),
+      growth: b.growth,
+    },
+  );
 }
 
 if (import.meta.main) printCollection(await benchCollection());

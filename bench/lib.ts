@@ -75,6 +75,44 @@ export function tempDataDir(): string {
 
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
+/** A process's resident set size now (VmRSS) and its peak over its life (VmHWM), in KiB (Linux /proc). */
+function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
+  if (!pid) return null;
+  try {
+    const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+    const kib = (name: string) => Number(/^\s*(\d+)/.exec(status.split(`${name}:`)[1] ?? '')?.[1] ?? Number.NaN);
+    return { rss: kib('VmRSS'), hwm: kib('VmHWM') };
+  } catch {
+    return null;
+  }
+}
+
+// Peak RSS of every service started since the last takeServicePeakRss(): the report's memory figure
+// per benchmark. Sampled every 250 ms while it runs and read once more (VmHWM, the kernel's own peak)
+// just before it is stopped, so a peak between samples is not missed.
+let servicePeakKiB = 0;
+
+/** The highest RSS of the services started since the last call, in MiB (null: none measured), and reset. */
+export function takeServicePeakRss(): number | null {
+  const peak = servicePeakKiB;
+  servicePeakKiB = 0;
+  return peak > 0 ? peak / 1024 : null;
+}
+
+/** Samples `child`'s RSS into the peak until the returned function is called (call it before stopping the child). */
+export function sampleRss(child: ChildProcess): () => void {
+  const note = () => {
+    const r = rssOf(child.pid);
+    if (r) servicePeakKiB = Math.max(servicePeakKiB, Number.isNaN(r.hwm) ? r.rss : r.hwm, r.rss);
+  };
+  const timer = setInterval(note, 250);
+  timer.unref();
+  return () => {
+    note();
+    clearInterval(timer);
+  };
+}
+
 /**
  * Starts `node src/main.ts` (the real process, access logs on, written to /dev/null). Rate limits are
  * off unless asked for: load from one address would be refused within a second, and what the limiter
@@ -98,10 +136,14 @@ export async function startService(env: Record<string, string>): Promise<Service
     if (Date.now() > deadline) throw new Error('service did not become ready in 60 s');
     await new Promise((r) => setTimeout(r, 200));
   }
+  const stopSampling = sampleRss(child);
   return {
     url,
     child,
-    stop: () => stopChild(child),
+    stop: () => {
+      stopSampling();
+      return stopChild(child);
+    },
   };
 }
 

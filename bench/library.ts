@@ -20,16 +20,19 @@ import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches, type WatchInput } from '../src/core/library/history-write.ts';
 import { selectHistory } from '../src/core/library/history-items.ts';
 import { setRating } from '../src/core/library/ratings-write.ts';
-import { decodeCursor } from '../src/core/paging/cursor.ts';
+import { decodeCursor, encodeCursor } from '../src/core/paging/cursor.ts';
 import { recommendationsSql, titleDetailSql } from '../src/core/titles/queries.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
 import { tokenSql } from '../src/oauth/bearer.ts';
 import { bareBaseline, benchDatabaseUrl, type BareRequest, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
+import { atLeast, atMost, section, type Growth, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const SCOPES = 'profile:read ratings:read history:read lists:read collection:read';
 const HISTORY = 5000;
+/** The history size of the cost-growth run: 10x HISTORY. */
+const HISTORY_LARGE = 50_000;
 const RATINGS = 500;
 const LISTS = 20;
 const LIST_ITEMS = 50;
@@ -130,6 +133,37 @@ async function historyPages(url: string, token: string, userId: string): Promise
   return { paths, statements };
 }
 
+/**
+ * HISTORY_PAGES page paths spread evenly over the user's whole history (the first page, then cursors at
+ * every n-th entry), so the pages cost what paging anywhere in the history costs.
+ */
+async function spreadHistoryPaths(db: Database, userId: string): Promise<string[]> {
+  const em = db.orm.em.fork();
+  const [{ n } = { n: 0 }] = await query<{ n: number }>(em, { text: 'select count(*)::int as n from watch_history where user_id = $1', params: [userId] });
+  const positions = await query<{ position_at: string; id: string }>(em, {
+    text: `select position_at, id from (
+        select to_char(watched_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_at, id::text as id,
+          row_number() over (order by watched_at desc, id desc) as n
+        from watch_history where user_id = $1) x
+      where x.n % $2 = 0 order by x.n limit $3`,
+    params: [userId, Math.max(1, Math.floor(n / HISTORY_PAGES)), HISTORY_PAGES - 1],
+  });
+  const base = `/api/platform/v1/me/history?limit=${HISTORY_PAGE}`;
+  return [base, ...positions.map((p) => `${base}&cursor=${encodeURIComponent(encodeCursor([p.position_at, p.id], {}))}`)];
+}
+
+/** `count` more movie watches for the user, interleaved over the same three years (SQL, for reading only). */
+async function addHistory(db: Database, userId: string, count: number): Promise<void> {
+  const em = db.orm.em.fork();
+  await query(em, {
+    text: `insert into watch_history (user_id, title_id, watched_at, source)
+      select $1, m.ids[1 + n % cardinality(m.ids)], now() - interval '3 years' + n * interval '35 minutes' + interval '17 seconds', 'api'
+      from generate_series(1, $2) n, (select array_agg(id) as ids from (select id from title where type = 'movie' order by popularity desc, id limit 500) t) m`,
+    params: [userId, count],
+  });
+  await query(em, { text: 'analyze watch_history', params: [] });
+}
+
 export type LibraryBench = {
   titles: number;
   /** GET /me in the same run: what any platform request costs here (bearer check, pipeline), for scale. */
@@ -139,6 +173,8 @@ export type LibraryBench = {
   results: Array<{ case: string; service: Figures; bare: Figures; ratio: number }>;
   /** The older title baseline: the title statement alone, without verification, lists, collection, featured lists. */
   titleStatementAlone: Figures;
+  /** History pages spread over the whole history at HISTORY and at HISTORY_LARGE entries. */
+  growth: Growth[];
   skipped: string[];
 };
 
@@ -158,6 +194,7 @@ export async function benchLibrary(): Promise<LibraryBench> {
   }
   const results: LibraryBench['results'] = [];
   const skipped: string[] = [];
+  const growth: Growth[] = [];
   let floor: Figures;
   let recommendations: Figures;
   let titleStatementAlone: Figures;
@@ -187,13 +224,20 @@ export async function benchLibrary(): Promise<LibraryBench> {
     if (probe.status === 404) skipped.push('GET /me/history (not built yet)');
     else cases.push({ name: `GET /me/history pages of ${HISTORY_PAGE}`, ...(await historyPages(service.url, seeded.token, seeded.userId)) });
     results.push(...(await serviceVsBare(service.url, databaseUrl, seeded.token, cases, CONNECTIONS, SECONDS)));
+    if (probe.status !== 404) {
+      const small = await loadPaths(service.url, seeded.token, await spreadHistoryPaths(db, seeded.userId), CONNECTIONS, SECONDS);
+      process.stderr.write(`adding ${HISTORY_LARGE - HISTORY} history entries...\n`);
+      await addHistory(db, seeded.userId, HISTORY_LARGE - HISTORY);
+      const large = await loadPaths(service.url, seeded.token, await spreadHistoryPaths(db, seeded.userId), CONNECTIONS, SECONDS);
+      growth.push({ endpoint: `GET /me/history, pages of ${HISTORY_PAGE} spread over the history`, unit: 'req/s', small: { size: HISTORY, figures: small }, large: { size: HISTORY_LARGE, figures: large } });
+    }
   } finally {
     await service.stop();
     // The bench user goes (its history, ratings, lists and state cascade), so runs do not pile up.
     await query(db.orm.em.fork(), { text: 'delete from app_user where id = $1', params: [seeded.userId] });
     await db.close();
   }
-  return { titles, floor, recommendations, results, titleStatementAlone, skipped };
+  return { titles, floor, recommendations, results, titleStatementAlone, growth, skipped };
 }
 
 export function printLibrary(b: LibraryBench): void {
@@ -209,7 +253,29 @@ export function printLibrary(b: LibraryBench): void {
     }
   }
   console.log(formatRow('  recommendations SQL (cached by the service) via bare pg', b.recommendations));
+  for (const g of b.growth) {
+    console.log(formatRow(`  ${g.endpoint}, ${g.small.size} entries`, g.small.figures));
+    console.log(formatRow(`  ${g.endpoint}, ${g.large.size} entries`, g.large.figures));
+  }
   for (const s of b.skipped) console.log(`  skipped: ${s}`);
+}
+
+export function librarySection(b: LibraryBench): Section {
+  return section(
+    'Library: title detail and history (services mode)',
+    `A user with ${HISTORY.toLocaleString('en')} history entries, ${RATINGS} ratings and ${LISTS} lists; ${CONNECTIONS} connections over ${b.titles.toLocaleString('en')} titles. The baseline runs, per request, the statements the service runs (bearer verification, then the title detail's one statement or the history page). \`GET /me\` is any platform request's floor on this machine.`,
+    {
+      measures: [
+        { label: 'GET /me (floor of any platform request)', figures: b.floor },
+        ...b.results.map((r) => ({ label: r.case, figures: r.service, baseline: { label: 'same statements, bare pg', figures: r.bare } })),
+        ...b.results.filter((r) => r.case.startsWith('title detail')).map((r) => ({ label: `${r.case} (vs the title statement alone)`, figures: r.service, baseline: { label: 'title statement alone, bare pg', figures: b.titleStatementAlone } })),
+        { label: 'recommendations statement, bare pg (served from the catalog cache)', figures: b.recommendations },
+      ],
+      values: b.skipped.map((s) => ({ label: 'Skipped', value: s })),
+      targets: b.results.flatMap((r) => [atMost(5, `${r.case}: p99 at most 25 ms`, r.service.p99, 25), atLeast(5, `${r.case}: at least 0.5x the baseline`, r.ratio, 0.5)]),
+      growth: b.growth,
+    },
+  );
 }
 
 if (import.meta.main) printLibrary(await benchLibrary());

@@ -13,6 +13,7 @@ import { bucketsFor } from '../src/core/limits/table.ts';
 import { createLogger } from '../src/core/log.ts';
 import { createOAuth } from '../src/oauth/index.ts';
 import { benchDatabaseUrl, formatRow, percentile, startService, type Figures } from './lib.ts';
+import { section, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -91,6 +92,16 @@ export function printLimits(b: LimitsBench): void {
   console.log(formatRow('  GET /me, limits off', b.off));
   console.log(formatRow('  GET /me, limits on (Redis)', b.on));
   console.log(`  throughput with limits / without: ${(b.on.requestsPerSecond / b.off.requestsPerSecond).toFixed(2)}`);
+}
+
+export function limitsSection(b: LimitsBench): Section {
+  return section('Rate limiter (services mode)', `One check of an authenticated read's two buckets (per token, per app) against Redis and against memory, and \`GET /me\` through the service with the limits on (Redis) and off, ${TOKENS} tokens so no bucket fills, ${CONNECTIONS} connections. Issue 4 asks for the cost; it sets no target.`, {
+    measures: [{ label: 'GET /me, limits on (Redis)', figures: b.on, baseline: { label: 'limits off', figures: b.off } }],
+    values: [
+      { label: 'One check, Redis', value: `p50 ${b.redis.p50.toFixed(3)} ms, p99 ${b.redis.p99.toFixed(3)} ms` },
+      { label: 'One check, memory', value: `p50 ${b.memory.p50.toFixed(3)} ms, p99 ${b.memory.p99.toFixed(3)} ms` },
+    ],
+  });
 }
 
 if (import.meta.main) printLimits(await benchLimits());

@@ -7,6 +7,7 @@ import { query, type Sql } from '../src/core/db/sql.ts';
 import { libraryPageSql, type LibraryList, type PageFilters } from '../src/core/library/library-items.ts';
 import { seedUser } from './library.ts';
 import { benchDatabaseUrl, type Figures, formatRow, prepareCatalog, serviceVsBare, startService, tempDataDir } from './lib.ts';
+import { atLeast, atMost, section, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -62,6 +63,13 @@ export function printRatings(b: RatingsBench): void {
     console.log(formatRow(`  ${r.case}: same SQL through bare pg`, r.bare));
     console.log(`  ${r.case}: service / bare throughput ratio ${r.ratio.toFixed(2)}`);
   }
+}
+
+export function ratingsSection(b: RatingsBench): Section {
+  return section('Ratings and favourites (services mode)', `\`GET /me/ratings\` and \`GET /me/favourites\` (page envelope, ${PAGE_SIZE} per page) for the library benchmark's user (5,000 history entries, 500 ratings), ${CONNECTIONS} connections; baseline: the same page statement through bare \`pg\`.`, {
+    measures: b.results.map((r) => ({ label: r.case, figures: r.service, baseline: { label: 'same SQL, bare pg', figures: r.bare } })),
+    targets: b.results.flatMap((r) => [atMost(5, `${r.case}: p99 at most 25 ms`, r.service.p99, 25), atLeast(5, `${r.case}: at least 0.5x the baseline`, r.ratio, 0.5)]),
+  });
 }
 
 if (import.meta.main) printRatings(await benchRatings());

@@ -11,6 +11,7 @@ import { Migration20261122070000Profiles } from './Migration20261122070000Profil
 import { Migration20261122071000Notifications } from './Migration20261122071000Notifications.ts';
 import { Migration20261122072000Trophies } from './Migration20261122072000Trophies.ts';
 import { Migration20261122081000SyncWrites } from './Migration20261122081000SyncWrites.ts';
+import { Migration20261122090000Jobs } from './Migration20261122090000Jobs.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -25,4 +26,5 @@ export const migrationsList = [
   { name: 'Migration20261122071000Notifications', class: Migration20261122071000Notifications },
   { name: 'Migration20261122072000Trophies', class: Migration20261122072000Trophies },
   { name: 'Migration20261122081000SyncWrites', class: Migration20261122081000SyncWrites },
+  { name: 'Migration20261122090000Jobs', class: Migration20261122090000Jobs },
 ];

@@ -12,6 +12,7 @@ import { appRotateSecretCommand } from './cli/app-rotate-secret.ts';
 import { catalogImportCommand } from './cli/catalog-import.ts';
 import { listFeatureCommand, listUnfeatureCommand } from './cli/list-feature.ts';
 import { listImportCommand } from './cli/list-import.ts';
+import { jobsStatusCommand } from './cli/jobs-status.ts';
 import { userCreateCommand } from './cli/user-create.ts';
 import { UsageError, type Command } from './cli/command.ts';
 
@@ -29,6 +30,7 @@ const commands: Record<string, Command> = {
   'list:feature': listFeatureCommand,
   'list:unfeature': listUnfeatureCommand,
   'list:import': listImportCommand,
+  'jobs:status': jobsStatusCommand,
 };
 
 function usage(): string {

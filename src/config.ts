@@ -50,6 +50,9 @@ const schema = z.object({
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
   TROPHY_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(3_600_000, 'must be at most 3600000').default(60_000),
+  METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
+  SHUTDOWN_GRACE_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(10_000),
+  JOB_QUEUE: z.enum(['auto', 'in-process', 'pg-boss'], { error: 'must be auto, in-process or pg-boss' }).default('auto'),
   SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
@@ -75,8 +78,17 @@ export type Config = {
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
   movieDbApiUrl: string;
+  /**
+   * Where background jobs run: pg-boss on DATABASE_URL (each tick once across the fleet) or timers in
+   * this process. `auto` (JOB_QUEUE): pg-boss in services mode, in-process in embedded mode.
+   */
+  jobQueue: 'in-process' | 'pg-boss';
   /** How often the trophy job awards what recent writes earned (ms); 0 turns the job off in this instance. */
   trophyIntervalMs: number;
+  /** Bearer token GET /metrics requires; unset: /metrics is off (404). */
+  metricsToken: string | undefined;
+  /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (ms). */
+  shutdownGraceMs: number;
   /**
    * Test hook, never set in production: a bulk sync write holds its transaction open this long after
    * its writes, before the commit, so a test can kill the process in the middle of a batch.
@@ -110,6 +122,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`invalid configuration: ${name} ${issue.message} (got ${JSON.stringify(raw[name])})`);
   }
   const c = parsed.data;
+  // pg-boss needs LISTEN-capable sessions of its own: the embedded database's socket serves one at a time.
+  if (c.JOB_QUEUE === 'pg-boss' && !c.DATABASE_URL) throw new ConfigError('invalid configuration: JOB_QUEUE pg-boss needs DATABASE_URL (embedded mode runs jobs in-process)');
   return {
     port: c.PORT,
     host: c.HOST,
@@ -125,7 +139,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     rateLimits: c.RATE_LIMITS === 'on',
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
     syncTestHoldMs: c.SYNC_TEST_HOLD_MS,
+    metricsToken: c.METRICS_TOKEN,
+    shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     trophyIntervalMs: c.TROPHY_INTERVAL_MS,
+    jobQueue: c.JOB_QUEUE === 'auto' ? (c.DATABASE_URL ? 'pg-boss' : 'in-process') : c.JOB_QUEUE,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
   };

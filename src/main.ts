@@ -5,20 +5,39 @@ import { startServer } from './server.ts';
 
 const config = loadConfigOrExit();
 
+/** After the grace period, this long for the jobs and the pools to close before the process quits anyway. */
+const CLOSE_BACKSTOP_MS = 5_000;
+
 const log = createLogger(config.logLevel);
 try {
   const running = await startServer(config, log);
   let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
+  // SIGTERM (orchestrators) or SIGINT (a terminal): drain and close in order (server.ts close), exit 0.
+  // A second signal, or a close that hangs past the grace period and the backstop, exits 1 at once.
+  const stop = (signal: string) => {
+    if (stopping) {
+      log.warn({ signal }, 'second signal: exiting without finishing the shutdown');
+      process.exit(1);
+    }
     stopping = true;
-    log.info({ signal }, 'shutting down');
-    await running.close();
-    log.info('stopped');
-    process.exit(0);
+    log.info({ signal, grace_ms: config.shutdownGraceMs }, 'shutting down');
+    setTimeout(() => {
+      log.error('shutdown did not finish in time: exiting');
+      process.exit(1);
+    }, config.shutdownGraceMs + CLOSE_BACKSTOP_MS).unref();
+    running.close().then(
+      () => {
+        log.info('stopped');
+        process.exit(0);
+      },
+      (err: unknown) => {
+        log.error({ err }, 'shutdown failed');
+        process.exit(1);
+      },
+    );
   };
-  process.once('SIGTERM', () => void stop('SIGTERM'));
-  process.once('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => stop('SIGTERM'));
+  process.on('SIGINT', () => stop('SIGINT'));
 } catch (err) {
   log.fatal({ err }, 'start-up failed');
   process.exit(1);

@@ -15,6 +15,7 @@ import { createDemoAccount, hasUsers } from './demo.ts';
 import { startJobs } from './jobs/index.ts';
 import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
 import { attachEventBus } from './core/events/registry.ts';
+import { Drain } from './rest/drain.ts';
 
 export type RunningServer = {
   url: string;
@@ -24,6 +25,30 @@ export type RunningServer = {
   server: http.Server;
   close(): Promise<void>;
 };
+
+/**
+ * Stops accepting connections at once (the port is closed: new connections are refused), lets the
+ * requests in flight finish, each with `Connection: close`, closes idle keep-alive connections as they
+ * become idle, and ends the event streams with a reconnect hint (rest/drain.ts). Whatever is still open
+ * when the grace period ends is cut.
+ */
+async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log: Logger): Promise<void> {
+  drain.start();
+  // server.close also closes the connections idle right now (Node >= 19).
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  // A keep-alive connection whose response was already under way becomes idle only when it ends.
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const graceOver = new Promise<true>((resolve) => (timer = setTimeout(() => resolve(true), graceMs)));
+  const cut = await Promise.race([closed.then(() => false), graceOver]);
+  clearInterval(sweep);
+  clearTimeout(timer);
+  if (cut) {
+    log.warn({ grace_ms: graceMs }, 'shutdown grace period over: cutting the connections still open');
+    server.closeAllConnections();
+    await closed;
+  }
+}
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, log });
@@ -76,7 +101,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       process.stderr.write(demo.instructions);
     }
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
-    const app = createApp({ orm: db.orm, config, log, oauth, limits, events, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const drain = new Drain();
+    const app = createApp({ orm: db.orm, config, log, oauth, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(app);
     // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
     server.requestTimeout = 30_000;
@@ -86,7 +112,12 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
-    const stopJobs = startJobs(db.orm, log, config);
+    // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
+    // not stay open with nothing behind it.
+    const jobs = await startJobs(db.orm, log, config).catch(async (err: unknown) => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      throw err;
+    });
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     log.info({ url, mode: db.mode }, 'listening');
@@ -96,14 +127,13 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       oauth,
       limits,
       server,
+      // Graceful: HTTP first (nothing new comes in, what is in flight finishes), then the jobs, then the
+      // connections everything used. main.ts calls it on SIGTERM; tests call it to stop an app.
       close: async () => {
-        stopJobs();
-        // Ends the open event streams, which would otherwise keep server.close waiting.
+        await drainHttp(server, drain, config.shutdownGraceMs, log);
+        await jobs.stop();
+        // Ends any event stream still open (the drain ended this instance's; the bus's own listeners go too).
         await events.close();
-        await new Promise<void>((resolve) => {
-          server.close(() => resolve());
-          server.closeIdleConnections();
-        });
         redis?.disconnect();
         await db.close();
       },

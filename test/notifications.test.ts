@@ -11,6 +11,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { changesOf } from './helpers/change-log.ts';
 import { expectError } from './helpers/envelope.ts';
 import { member, platform, tokenWith, type Member } from './helpers/seed.ts';
+import { settled } from './helpers/sync-client.ts';
 
 let app: TestApp;
 let alice: Member;
@@ -193,7 +194,9 @@ describe('notifications', () => {
     expect(changes[3]!.data).toEqual(shown[0]);
     expect(changes[4]!.data).toEqual({ kind: 'new_episode', inApp: true, push: false });
 
-    // The feed and the snapshot serve them to a token with notifications:read only.
+    // The feed and the snapshot serve them to a token with notifications:read only (once no open
+    // transaction elsewhere on a shared server holds the feed's horizon back).
+    await settled(app, u.userId);
     const feed = await call(u, 'GET', '/me/sync/changes?resources=notifications,notification_preferences');
     expect(feed.status).toBe(200);
     expect((feed.body.changes as { resource: string }[]).map((c) => c.resource)).toEqual(['notifications', 'notifications', 'notifications', 'notifications', 'notification_preferences']);

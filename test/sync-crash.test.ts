@@ -2,65 +2,17 @@
 // the retry with the same Idempotency-Key applies it exactly once. The server runs as a child process
 // (`node src/main.ts`) on this file's database; SYNC_TEST_HOLD_MS makes the batch hold its transaction
 // open after its writes, before the commit, and log "sync batch held open", so the kill lands there.
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { freePort, startTestApp } from './helpers/app.ts';
+import { startTestApp } from './helpers/app.ts';
+import { startChildServer, waitFor, type ChildServer } from './helpers/child-server.ts';
 import type { TestDatabase } from './helpers/db.ts';
 import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { newKey } from './helpers/sync-client.ts';
 
-const main = path.resolve(import.meta.dirname, '../src/main.ts');
 let database: TestDatabase;
 let user: Member;
 
-type Child = { process: ChildProcess; url: string; logs: Array<Record<string, unknown>> };
-
-async function startChild(extraEnv: Record<string, string>): Promise<Child> {
-  const port = await freePort();
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    PORT: String(port),
-    HOST: '127.0.0.1',
-    BASE_URL: `http://127.0.0.1:${port}`,
-    DATA_DIR: database.dataDir,
-    DEMO_DATA: 'off',
-    RATE_LIMITS: 'off',
-    LOG_LEVEL: 'info',
-    REDIS_KEY_PREFIX: `crash${process.pid}_${port}`,
-    ...extraEnv,
-  };
-  delete env.DATABASE_URL;
-  if (database.databaseUrl) env.DATABASE_URL = database.databaseUrl;
-  const child = spawn(process.execPath, [main], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'inherit'] });
-  const logs: Array<Record<string, unknown>> = [];
-  let buffer = '';
-  child.stdout!.on('data', (d: Buffer) => {
-    buffer += d.toString();
-    const lines = buffer.split('\n');
-    buffer = lines.pop() ?? '';
-    for (const line of lines) if (line.startsWith('{')) logs.push(JSON.parse(line));
-  });
-  await waitFor(() => {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    return logs.some((l) => l.msg === 'listening');
-  });
-  return { process: child, url: `http://127.0.0.1:${port}`, logs };
-}
-
-async function waitFor(ready: () => boolean, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!ready()) {
-    if (Date.now() > deadline) throw new Error('timed out');
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-function exited(child: ChildProcess): Promise<void> {
-  return child.exitCode !== null || child.signalCode !== null ? Promise.resolve() : new Promise((r) => child.once('exit', () => r()));
-}
-
-async function call(c: Child, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) {
+async function call(c: ChildServer, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) {
   const res = await fetch(`${c.url}/api/platform/v1${pathAndQuery}`, {
     method,
     headers: { authorization: `Bearer ${user.token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
@@ -69,7 +21,7 @@ async function call(c: Child, method: string, pathAndQuery: string, body?: unkno
   return { status: res.status, body: (await res.json()) as Record<string, unknown> };
 }
 
-async function historyChanges(c: Child): Promise<number> {
+async function historyChanges(c: ChildServer): Promise<number> {
   const res = await call(c, 'GET', '/me/sync/changes?resources=history&limit=1000');
   expect(res.status).toBe(200);
   return (res.body.changes as unknown[]).length;
@@ -89,15 +41,14 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
   const items = Array.from({ length: 100 }, (_, i) => ({ client_item_id: `c${i}`, movie_db_id: SPIRITED_AWAY, watched_at: new Date(Date.UTC(2023, 0, 1) + i * 86_400_000).toISOString() }));
   const key = newKey();
 
-  const doomed = await startChild({ SYNC_TEST_HOLD_MS: '5000' });
+  const doomed = await startChildServer(database, { SYNC_TEST_HOLD_MS: '5000' });
   const answer = call(doomed, 'POST', '/sync/history', { items }, { 'idempotency-key': key }).catch((err: Error) => err);
-  await waitFor(() => doomed.logs.some((l) => l.msg === 'sync batch held open'));
-  doomed.process.kill('SIGKILL');
-  await exited(doomed.process);
+  await waitFor('the batch held open', () => doomed.logs.some((l) => l.msg === 'sync batch held open'));
+  await doomed.kill();
   expect(doomed.process.signalCode).toBe('SIGKILL');
   expect(await answer).toBeInstanceOf(Error);
 
-  const server = await startChild({});
+  const server = await startChildServer(database);
   try {
     // The batch's writes were not committed: none of them is there.
     expect(await historyChanges(server)).toBe(0);
@@ -117,7 +68,6 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
     // files share it), so wait for them rather than read once.
     await expect.poll(() => historyChanges(server), { timeout: 30_000 }).toBe(100);
   } finally {
-    server.process.kill('SIGTERM');
-    await exited(server.process);
+    await server.stop();
   }
 }, 120_000);

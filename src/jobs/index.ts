@@ -1,23 +1,47 @@
-// The background jobs of one instance, started after the server listens and stopped on close. Each
-// module's job is a function (orm, log) -> stop; add it to JOBS.
+// The background jobs of one instance, started after the server listens and stopped on close.
+//
+// A job (job.ts) is { name, intervalMs, run(em, now) -> summary }; add it to jobsFor below. Two runners
+// behind one interface (JOB_QUEUE, src/config.ts):
+// - in-process (in-process.ts; embedded mode): a timer per job in each process, as a single process needs.
+// - pg-boss (pg-boss.ts; services mode): one pg-boss queue per job in schema `pgboss`; each tick runs
+//   once across the fleet, a failed run is retried with backoff, failures stay in pg-boss and job_run.
+//
+// Observing runs (tests, operators): every run, in both modes, writes one row to `job_run`
+// (migrations/Migration20261122090000Jobs.ts): job, instance (host:pid:random, one per started app),
+// queue_job_id and tick (the pg-boss job and its slot; null in-process), attempt (0 first try, n the
+// n-th retry), started_at, finished_at, outcome ('ok' | 'failed'), summary (jsonb), error.
+// "Runs once per tick across instances" in services mode:
+//   select tick, count(*) from job_run where job = 'trophies' and attempt = 0 group by tick having count(*) > 1
+// returns no row, while `select count(distinct instance) from job_run` shows which instances ran some.
+// A test makes the trophy job tick every second with TROPHY_INTERVAL_MS=1000 on both apps (pg-boss
+// slots are whole seconds). pg-boss's own record is pgboss.job (name, state, singleton_on, retry_count,
+// output); `npm run --silent admin -- jobs:status` prints both (src/cli/jobs-status.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import type { Logger } from '../core/log.ts';
-import { startListSync } from './list-sync.ts';
-import { startNewEpisodeNotifications } from './new-episodes.ts';
-import { startOAuthSweep } from './oauth-sweep.ts';
-import { startPlaybackSweep } from './playback-sweep.ts';
-import { startSyncSweep } from './sync-sweep.ts';
-import { startTrophyJob } from './trophies.ts';
+import { startInProcess, type RunningJobs } from './in-process.ts';
+import type { Job } from './job.ts';
+import { listSyncJob } from './list-sync.ts';
+import { newEpisodesJob } from './new-episodes.ts';
+import { oauthSweepJob } from './oauth-sweep.ts';
+import { startPgBoss } from './pg-boss.ts';
+import { playbackSweepJob } from './playback-sweep.ts';
+import { syncSweepJob } from './sync-sweep.ts';
+import { trendingJob } from './trending.ts';
+import { trophyJob } from './trophies.ts';
 
-type StartJob = (orm: MikroORM, log: Logger) => () => void;
+export type { RunningJobs } from './in-process.ts';
 
-const JOBS: StartJob[] = [startOAuthSweep, startSyncSweep, startPlaybackSweep, startListSync, startNewEpisodeNotifications];
+export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'jobQueue' | 'databaseUrl'>;
 
-export function startJobs(orm: MikroORM, log: Logger, config: Pick<Config, 'trophyIntervalMs'>): () => void {
-  const stops = JOBS.map((start) => start(orm, log));
-  stops.push(startTrophyJob(orm, log, config.trophyIntervalMs));
-  return () => {
-    for (const stop of stops) stop();
-  };
+/** Every job of the service, with this configuration's intervals. */
+export function jobsFor(config: Pick<Config, 'trophyIntervalMs'>): Job[] {
+  return [oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, trophyJob(config.trophyIntervalMs)];
+}
+
+/** `jobs` replaces the service's jobs (tests). */
+export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[] = jobsFor(config)): Promise<RunningJobs> {
+  const jobLog = log.child({ component: 'jobs' });
+  if (config.jobQueue === 'pg-boss') return startPgBoss(jobs, orm, jobLog, config.databaseUrl!);
+  return startInProcess(jobs, orm, jobLog);
 }

@@ -19,6 +19,8 @@ import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
+import { metricsEndpoint, requestMetrics } from './metrics.ts';
+import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
@@ -35,6 +37,8 @@ export type AppDeps = {
   limits?: RateLimits;
   /** Live playback events for GET /playback/events (server-sent events). */
   events?: EventBus;
+  /** Graceful shutdown: closes keep-alive connections and ends event streams once draining (server.ts). */
+  drain?: Drain;
 };
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -48,6 +52,9 @@ export function createApp(deps: AppDeps): Express {
 
   // X-Forwarded-For is believed only from the proxies named in TRUST_PROXY.
   app.set('trust proxy', config.trustProxy.length ? config.trustProxy : false);
+  // Before the pipeline: shutdown's Connection: close, GET /metrics (its own bearer token, no request
+  // id, no log line, no rate limit), and the duration of every other request (rest/metrics.ts).
+  app.use(deps.drain?.middleware ?? pass, metricsEndpoint(config.metricsToken), requestMetrics);
   // 1. request id, 2. access log, 3. CORS, 4. bearer authentication, 5. rate limits (headers on every
   // response from here on, errors included), 6. body (size limits, deadline, parse)
   app.use(requestId, accessLog(log), cors);
@@ -66,7 +73,7 @@ export function createApp(deps: AppDeps): Express {
   app.get(`${PLATFORM_BASE}/openapi.json`, (_req, res) => void res.json(platformDoc));
 
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
-  if (deps.events) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, events: deps.events, limits: deps.limits }));
+  if (deps.events) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, events: deps.events, limits: deps.limits, drain: deps.drain }));
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, deps));
   app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, deps));
 

@@ -17,6 +17,8 @@ import { bucketsFor } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from './envelope.ts';
 import { checkBuckets } from './rate-limit.ts';
+import { sseConnectionsOpen } from '../core/metrics/registry.ts';
+import type { Drain } from './drain.ts';
 
 export const EVENTS_PATH = '/playback/events';
 
@@ -28,11 +30,13 @@ export const SSE_TIMING = {
   maxStreamMs: 60 * 60 * 1000,
   /** EventSource reconnection delay the stream asks for (`retry:`). */
   retryMs: 3_000,
+  /** The reconnection delay a stream ended by shutdown asks for: another instance takes the client at once. */
+  shutdownRetryMs: 1_000,
 };
 /** A client this far behind (bytes not yet sent) is dropped; it reconnects and replays. */
 const MAX_BUFFERED_BYTES = 1024 * 1024;
 
-export type SseDeps = { orm: MikroORM; log: Logger; events: EventBus; limits?: RateLimits | undefined };
+export type SseDeps = { orm: MikroORM; log: Logger; events: EventBus; limits?: RateLimits | undefined; drain?: Drain | undefined };
 
 function format(e: StreamEvent): string {
   return `id: ${e.id}\nevent: ${e.name}\ndata: ${JSON.stringify(e.data)}\n\n`;
@@ -93,11 +97,15 @@ export function playbackEvents(deps: SseDeps): RequestHandler {
     };
     const timers: ReturnType<typeof setTimeout>[] = [];
     let unsubscribe = () => {};
+    let forgetDrain = () => {};
+    let open = false;
     const end = () => {
       if (ended) return;
       ended = true;
       for (const t of timers) clearTimeout(t);
       unsubscribe();
+      forgetDrain();
+      if (open) sseConnectionsOpen.dec();
       res.end();
     };
     try {
@@ -120,6 +128,15 @@ export function playbackEvents(deps: SseDeps): RequestHandler {
       res.setHeader('X-Accel-Buffering', 'no');
       res.flushHeaders();
       res.write(`retry: ${SSE_TIMING.retryMs}\n: connected\n\n`);
+      open = true;
+      sseConnectionsOpen.inc();
+      // Shutdown: a shorter reconnection delay and a last comment, then the end (the client reconnects
+      // with Last-Event-ID, to another instance, and replays what it missed).
+      forgetDrain = deps.drain?.onDrain(() => {
+        if (ended) return;
+        res.write(`retry: ${SSE_TIMING.shutdownRetryMs}\n: server shutting down; reconnect\n\n`);
+        end();
+      }) ?? forgetDrain;
       for (const e of missed) send(e);
       // Held events the replay already had (committed before it read) are not sent twice.
       const replayed = new Set(missed.map((e) => e.id));

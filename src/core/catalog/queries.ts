@@ -68,11 +68,24 @@ export function discoverSql(input: DiscoverInput): Sql {
   return { text, params };
 }
 
-/** Trending: by catalog popularity until watch activity roll-ups exist (see docs/decisions.md). */
+/**
+ * Trending: the titles the community watched most in the last 7 days (the roll-up in title_trending,
+ * refreshed by the `trending` job: distinct watchers, then watches), then, to fill the page, the rest
+ * by catalog popularity. Two small ordered branches: the roll-up is small, and the fill-up walks the
+ * popularity order as before.
+ */
 export function trendingSql(input: TrendingInput): Sql {
   const { params, p } = sqlParams();
-  const where = filterClauses(input, p);
-  const text = `select ${ITEM_COLUMNS} from title t ${whereClause(where)}
-    order by t.popularity desc, t.id limit ${p(input.limit)}`;
+  const limit = p(input.limit);
+  const watched = filterClauses(input, p);
+  const rest = [...filterClauses(input, p), 'not exists (select 1 from title_trending x where x.title_id = t.id)'];
+  const text = `select * from (
+      (select ${ITEM_COLUMNS}, t.id as rank_id, 0 as rank_group, tt.watchers as rank_watchers, tt.watches as rank_watches
+        from title_trending tt join title t on t.id = tt.title_id ${whereClause(watched)}
+        order by tt.watchers desc, tt.watches desc, t.popularity desc, t.id limit ${limit})
+      union all
+      (select ${ITEM_COLUMNS}, t.id, 1, 0, 0 from title t ${whereClause(rest)}
+        order by t.popularity desc, t.id limit ${limit})
+    ) r order by rank_group, rank_watchers desc, rank_watches desc, popularity desc, rank_id limit ${limit}`;
   return { text, params };
 }

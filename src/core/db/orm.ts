@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../../migrations/index.ts';
 import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { watchPool } from '../metrics/registry.ts';
 
 export type { EntityManager };
 
@@ -51,11 +52,15 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // MikroORM's own messages (e.g. each migration applied) go to our log, at debug level.
       logger: (message: string) => opts.log?.debug({ orm: message }),
     });
+    // The pg pool behind the ORM, read at each scrape for db_pool_connections (core/metrics/registry.ts).
+    const pool = await orm.em.getConnection().getNativeClient();
+    const unwatch = watchPool(() => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
     return {
       orm,
       mode: embedded ? 'embedded' : 'services',
       embedded,
       close: async () => {
+        unwatch();
         await orm.close(true);
         await embedded?.close();
       },

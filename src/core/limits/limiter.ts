@@ -5,6 +5,7 @@
 import type { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 import type { Logger } from '../log.ts';
+import { rateLimitRejections } from '../metrics/registry.ts';
 import type { Bucket, Limit } from './table.ts';
 
 export type Decision = {
@@ -110,6 +111,7 @@ export class RateLimits {
       }),
     );
     const rejected = outcomes.some((o) => o.rejected);
+    for (const o of outcomes) if (o.rejected) rateLimitRejections.inc({ bucket: o.bucket.limit.id });
     // A rejected request takes nothing: every bucket gets its point back (the full one stays full).
     if (rejected) await Promise.all(outcomes.map((o) => this.limiter(o.bucket.limit).reward(o.bucket.key, 1)));
     return outcomes

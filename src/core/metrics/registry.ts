@@ -1,0 +1,89 @@
+// The service's Prometheus metrics (prom-client), in one registry per process; served by rest/metrics.ts.
+// Process-wide on purpose: a production process runs one app, and a metric recorded by a job or a core
+// module needs no handle to find its registry. Tests that start several apps in one process share the
+// series (counters add up, the SSE gauge counts every app's streams, the pool gauges sum every open
+// pool), so tests assert differences, never absolute values.
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+export const registry = new Registry();
+
+// RSS, heap, CPU, open handles, event loop lag (nodejs_eventloop_lag_* ), GC: prom-client's defaults.
+collectDefaultMetrics({ register: registry });
+
+/** By the matched route template (never the raw path: ids would make the label set unbounded). */
+export const httpRequestDuration = new Histogram({
+  name: 'http_request_duration_seconds',
+  help: 'HTTP requests by matched route template, method and status code, from the first byte in to the last byte out.',
+  labelNames: ['route', 'method', 'status'] as const,
+  buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
+  registers: [registry],
+});
+
+/** The label of a request no route matched: one series for every unknown path. */
+export const UNMATCHED_ROUTE = 'unmatched';
+
+export const rateLimitRejections = new Counter({
+  name: 'rate_limit_rejections_total',
+  help: 'Requests answered 429 by the rate limiter, by bucket id (the ids of the limits table).',
+  labelNames: ['bucket'] as const,
+  registers: [registry],
+});
+
+export const jobRuns = new Counter({
+  name: 'job_runs_total',
+  help: 'Background job runs by job name and outcome (ok or failed).',
+  labelNames: ['job', 'outcome'] as const,
+  registers: [registry],
+});
+
+export const jobRunDuration = new Histogram({
+  name: 'job_run_duration_seconds',
+  help: 'Background job run time by job name and outcome.',
+  labelNames: ['job', 'outcome'] as const,
+  buckets: [0.01, 0.05, 0.1, 0.5, 1, 5, 15, 60, 300],
+  registers: [registry],
+});
+
+/** One finished run of a background job. */
+export function recordJobRun(job: string, outcome: 'ok' | 'failed', seconds: number): void {
+  jobRuns.inc({ job, outcome });
+  jobRunDuration.observe({ job, outcome }, seconds);
+}
+
+export const sseConnectionsOpen = new Gauge({
+  name: 'sse_connections_open',
+  help: 'Server-sent event streams open now (GET /playback/events).',
+  registers: [registry],
+});
+
+/** How a database pool is used right now. */
+export type PoolUse = { inUse: number; idle: number; waiting: number };
+
+const pools = new Set<() => PoolUse | undefined>();
+
+/** Reports a pool in db_pool_connections until the returned function is called (when the pool closes). */
+export function watchPool(read: () => PoolUse | undefined): () => void {
+  pools.add(read);
+  return () => pools.delete(read);
+}
+
+export const dbPoolConnections = new Gauge({
+  name: 'db_pool_connections',
+  help: 'Database pool connections by state: in_use (checked out), idle (open, free), waiting (requests queued for a connection).',
+  labelNames: ['state'] as const,
+  registers: [registry],
+  // Read at scrape time from the pools themselves: nothing to keep in step on every query.
+  collect() {
+    const sum: PoolUse = { inUse: 0, idle: 0, waiting: 0 };
+    for (const read of pools) {
+      const use = read();
+      if (!use) continue;
+      sum.inUse += use.inUse;
+      sum.idle += use.idle;
+      sum.waiting += use.waiting;
+    }
+    this.set({ state: 'in_use' }, sum.inUse);
+    this.set({ state: 'idle' }, sum.idle);
+    this.set({ state: 'waiting' }, sum.waiting);
+  },
+});

@@ -1,0 +1,146 @@
+// The service as a child process (`node src/main.ts`), with its JSON log lines collected: for tests of
+// what only a real process does (signals, exit codes, being killed, several instances side by side).
+// The one place that spawns the service: startChild (any environment; test/helpers/instances.ts starts
+// a fleet with it) and startChildServer (one server on a test file's database).
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import type { Readable } from 'node:stream';
+import { freePort } from './app.ts';
+import type { TestDatabase } from './db.ts';
+
+const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+/** The project's Node (24, from the `node` package); the system's may be older. */
+const REPO_NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node');
+export const NODE = fs.existsSync(REPO_NODE) ? REPO_NODE : process.execPath;
+
+export type LogLine = Record<string, unknown>;
+
+export type ChildServer = {
+  name: string;
+  /** The process's own address. */
+  url: string;
+  port: number;
+  process: ChildProcess;
+  /** Every JSON line it has logged so far. */
+  logs: LogLine[];
+  /** Its error and fatal lines (pino levels 50, 60), for failure messages. */
+  errors(): LogLine[];
+  /** SIGTERM and wait for the exit; SIGKILL after `timeoutMs` (and throw: it did not stop cleanly). */
+  stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /** SIGKILL unless it has already exited, and wait for the exit (a test's cleanup, whatever happened). */
+  kill(): Promise<void>;
+};
+
+/** Polls `ready` every 20 ms until it is true; throws after `timeoutMs` naming `what`. */
+export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await ready())) {
+    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+/** Resolves with the exit code (null when a signal ended it) once the process has exited. */
+export function exited(child: ChildProcess): Promise<number | null> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve(child.exitCode);
+  return new Promise((r) => child.once('exit', (code) => r(code)));
+}
+
+/** Appends each JSON line of `stream` to `logs` (a line that is not JSON is ignored). */
+function collectLogs(stream: Readable, logs: LogLine[]): void {
+  let buffer = '';
+  stream.on('data', (d: Buffer) => {
+    buffer += d.toString('utf8');
+    const lines = buffer.split('\n');
+    buffer = lines.pop() ?? '';
+    for (const line of lines) {
+      if (!line.startsWith('{')) continue;
+      try {
+        logs.push(JSON.parse(line) as LogLine);
+      } catch {
+        // Not a log line of ours: ignored.
+      }
+    }
+  });
+}
+
+/**
+ * Starts `node src/main.ts` with the test's environment plus `env` (which must name DATABASE_URL or
+ * DATA_DIR, BASE_URL and so on: nothing of the parent's DATABASE_URL is passed on unless `env` has it),
+ * on `opts.port` or a free port, and resolves once it logs "listening" (SIGKILLed if it does not).
+ */
+export async function startChild(name: string, env: Record<string, string>, opts: { port?: number; timeoutMs?: number } = {}): Promise<ChildServer> {
+  const port = opts.port ?? (await freePort());
+  const childEnv: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) };
+  const child = spawn(NODE, [MAIN], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const logs: LogLine[] = [];
+  collectLogs(child.stdout!, logs);
+  // Stderr is passed through to the test's output, and its tail kept for the errors below (read either
+  // way: a full pipe would stall the child).
+  let stderr = '';
+  child.stderr!.on('data', (d: Buffer) => {
+    process.stderr.write(d);
+    stderr = (stderr + d.toString('utf8')).slice(-4000);
+  });
+  const kill = async () => {
+    if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await exited(child);
+  };
+  try {
+    await waitFor(
+      `${name} to listen`,
+      () => {
+        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${stderr}`);
+        return logs.some((l) => l.msg === 'listening');
+      },
+      opts.timeoutMs ?? 90_000,
+    );
+  } catch (err) {
+    await kill();
+    throw err;
+  }
+  return {
+    name,
+    url: `http://127.0.0.1:${port}`,
+    port,
+    process: child,
+    logs,
+    errors: () => logs.filter((l) => typeof l.level === 'number' && l.level >= 50),
+    async stop(timeoutMs = 30_000) {
+      if (child.exitCode === null && child.signalCode === null) {
+        child.kill('SIGTERM');
+        const timer = new Promise<'late'>((r) => setTimeout(() => r('late'), timeoutMs).unref());
+        if ((await Promise.race([exited(child), timer])) === 'late') {
+          await kill();
+          throw new Error(`${name} did not exit within ${timeoutMs} ms of SIGTERM: ${stderr}`);
+        }
+      }
+      return { code: child.exitCode, signal: child.signalCode };
+    },
+    kill,
+  };
+}
+
+/**
+ * One server on a test file's database (migrated and seeded in-process first, then closed, so the child
+ * owns it): its own origin as BASE_URL, no demo data, no rate limits, no trophy job, a Redis key prefix
+ * of its own; `extraEnv` adds to or overrides that.
+ */
+export async function startChildServer(database: TestDatabase, extraEnv: Record<string, string> = {}): Promise<ChildServer> {
+  const port = await freePort();
+  return startChild(
+    'server',
+    {
+      BASE_URL: `http://127.0.0.1:${port}`,
+      DATA_DIR: database.dataDir,
+      ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
+      DEMO_DATA: 'off',
+      RATE_LIMITS: 'off',
+      TROPHY_INTERVAL_MS: '0',
+      REDIS_KEY_PREFIX: `child${process.pid}_${port}`,
+      ...extraEnv,
+    },
+    { port },
+  );
+}

@@ -1,0 +1,147 @@
+// Background jobs behind one interface (src/jobs): the in-process runner (embedded mode) and, through
+// the whole app, the runner the mode picks (JOB_QUEUE=auto). Every run lands in job_run and the metrics,
+// and `jobs:status` shows the last runs and the last error. pg-boss specifics: jobs-pgboss.test.ts.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import { query } from '../src/core/db/sql.ts';
+import { createLogger } from '../src/core/log.ts';
+import { jobRuns } from '../src/core/metrics/registry.ts';
+import { startInProcess } from '../src/jobs/in-process.ts';
+import type { Job } from '../src/jobs/job.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { runAdmin } from './helpers/cli.ts';
+import { servicesMode } from './helpers/db.ts';
+
+let app: TestApp;
+beforeAll(async () => {
+  // The trophy job ticks fast here, so the app's own runner shows its runs within the test.
+  app = await startTestApp({ TROPHY_INTERVAL_MS: '200' });
+});
+afterAll(() => app?.stop());
+
+const silent = createLogger('silent');
+type Run = { job: string; instance: string; outcome: string; attempt: number; error: string | null; summary: unknown };
+const runsOf = (job: string) =>
+  query<Run>(app.db.orm.em.fork(), { text: `select job, instance, outcome, attempt, error, summary from job_run where job = $1 order by id`, params: [job] });
+const metric = async (job: string, outcome: string) => (await jobRuns.get()).values.find((v) => v.labels.job === job && v.labels.outcome === outcome)?.value ?? 0;
+
+describe('JOB_QUEUE', () => {
+  it('auto means pg-boss with DATABASE_URL and in-process without; pg-boss needs DATABASE_URL', () => {
+    expect(loadConfig({}).jobQueue).toBe('in-process');
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db' }).jobQueue).toBe('pg-boss');
+    expect(loadConfig({ DATABASE_URL: 'postgres://h/db', JOB_QUEUE: 'in-process' }).jobQueue).toBe('in-process');
+    expect(() => loadConfig({ JOB_QUEUE: 'pg-boss' })).toThrow('invalid configuration: JOB_QUEUE pg-boss needs DATABASE_URL (embedded mode runs jobs in-process)');
+    expect(() => loadConfig({ JOB_QUEUE: 'redis' })).toThrow('invalid configuration: JOB_QUEUE must be auto, in-process or pg-boss (got "redis")');
+  });
+});
+
+describe('the app runs its jobs with the runner of its mode', () => {
+  it('runs the trophy job on its timer and records each run', async () => {
+    await expect.poll(async () => (await runsOf('trophies')).length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    const [first] = await runsOf('trophies');
+    expect(first).toEqual({ job: 'trophies', instance: expect.any(String), outcome: 'ok', attempt: 0, error: null, summary: { changes: 0, users: 0, awarded: 0 } });
+    // Through pg-boss in services mode: the run names its queue job and slot; in-process, neither.
+    const [origin] = await query<{ queued: boolean; ticked: boolean }>(app.db.orm.em.fork(), {
+      text: `select queue_job_id is not null as queued, tick is not null as ticked from job_run where job = 'trophies' order by id limit 1`,
+      params: [],
+    });
+    expect(origin).toEqual({ queued: servicesMode, ticked: servicesMode });
+  });
+});
+
+describe('in-process runner', () => {
+  it('runs each tick, records failures (metrics, job_run) and keeps ticking after one', async () => {
+    let calls = 0;
+    const flaky: Job = {
+      name: 'test-flaky',
+      intervalMs: 30,
+      run: async () => {
+        calls++;
+        if (calls === 1) throw new Error('first run fails');
+        return { calls };
+      },
+    };
+    const failedBefore = await metric('test-flaky', 'failed');
+    const running = startInProcess([flaky], app.db.orm, silent);
+    try {
+      await expect.poll(async () => (await runsOf('test-flaky')).length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+    } finally {
+      await running.stop();
+    }
+    const runs = await runsOf('test-flaky');
+    expect(runs[0]).toMatchObject({ outcome: 'failed', error: 'first run fails', summary: null });
+    expect(runs[1]).toMatchObject({ outcome: 'ok', error: null, summary: { calls: 2 } });
+    expect((await metric('test-flaky', 'failed')) - failedBefore).toBe(1);
+    expect(await metric('test-flaky', 'ok')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('stop() stops ticking and waits for the run in progress', async () => {
+    let finished = 0;
+    let started = 0;
+    const slow: Job = {
+      name: 'test-slow',
+      intervalMs: 20,
+      run: async () => {
+        started++;
+        await new Promise((r) => setTimeout(r, 300));
+        finished++;
+        return {};
+      },
+    };
+    const running = startInProcess([slow], app.db.orm, silent);
+    await expect.poll(() => started, { timeout: 5000, interval: 10 }).toBe(1);
+    await running.stop();
+    // One run, started once (a tick during a run is skipped) and finished before stop() returned.
+    expect({ started, finished }).toEqual({ started: 1, finished: 1 });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(started).toBe(1);
+  });
+
+  it('a job with interval 0 never runs', async () => {
+    let calls = 0;
+    const off: Job = { name: 'test-off', intervalMs: 0, run: async () => ({ calls: ++calls }) };
+    const running = startInProcess([off], app.db.orm, silent);
+    await new Promise((r) => setTimeout(r, 100));
+    await running.stop();
+    expect(calls).toBe(0);
+  });
+});
+
+describe('jobs:status', () => {
+  it('prints every job with its last runs and last error', async () => {
+    const res = await runAdmin(app, 'jobs:status', '--runs', '2');
+    expect(res.stderr).toBe('');
+    expect(res.code).toBe(0);
+    const out = JSON.parse(res.stdout) as { queue: string; jobs: Array<Record<string, unknown>> };
+    expect(out.queue).toBe(servicesMode ? 'pg-boss' : 'in-process');
+    expect(out.jobs.map((j) => j.name)).toEqual(['oauth-sweep', 'sync-sweep', 'playback-sweep', 'list-sync', 'new-episodes', 'trending', 'trophies', 'test-flaky', 'test-off', 'test-slow'].filter((n) => n !== 'test-off'));
+    const trophies = out.jobs.find((j) => j.name === 'trophies')!;
+    expect(Object.keys(trophies)).toEqual(['name', 'enabled', 'lastRuns', 'lastError', 'queue']);
+    // The CLI's own configuration (no TROPHY_INTERVAL_MS) has the trophy job on.
+    expect(trophies.enabled).toBe(true);
+    expect((trophies.lastRuns as unknown[]).length).toBe(2);
+    expect((trophies.lastRuns as Array<Record<string, unknown>>)[0]).toEqual({
+      instance: expect.any(String),
+      attempt: 0,
+      startedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      finishedAt: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+      outcome: 'ok',
+      summary: { changes: 0, users: 0, awarded: 0 },
+      error: null,
+    });
+    expect(trophies.lastError).toBeNull();
+    if (servicesMode) expect((trophies.queue as { states: Record<string, number> }).states.completed).toBeGreaterThanOrEqual(1);
+    else expect(trophies.queue).toBeNull();
+    // Only two runs asked for: test-flaky's failed first run is older than them.
+    const flaky = out.jobs.find((j) => j.name === 'test-flaky')!;
+    expect(flaky.lastError).toBeNull();
+    const all = JSON.parse((await runAdmin(app, 'jobs:status', '--runs', '100')).stdout) as typeof out;
+    expect(all.jobs.find((j) => j.name === 'test-flaky')!.lastError).toEqual({ at: expect.any(String), attempt: 0, message: 'first run fails' });
+  });
+
+  it('rejects a bad --runs', async () => {
+    const res = await runAdmin(app, 'jobs:status', '--runs', '0');
+    expect(res.code).toBe(2);
+    expect(res.stderr).toContain('--runs must be an integer from 1 to 100, not "0"');
+  });
+});
