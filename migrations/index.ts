@@ -12,6 +12,7 @@ import { Migration20261122071000Notifications } from './Migration20261122071000N
 import { Migration20261122072000Trophies } from './Migration20261122072000Trophies.ts';
 import { Migration20261122081000SyncWrites } from './Migration20261122081000SyncWrites.ts';
 import { Migration20261122090000Jobs } from './Migration20261122090000Jobs.ts';
+import { Migration20261122091000DailyStats } from './Migration20261122091000DailyStats.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -27,4 +28,5 @@ export const migrationsList = [
   { name: 'Migration20261122072000Trophies', class: Migration20261122072000Trophies },
   { name: 'Migration20261122081000SyncWrites', class: Migration20261122081000SyncWrites },
   { name: 'Migration20261122090000Jobs', class: Migration20261122090000Jobs },
+  { name: 'Migration20261122091000DailyStats', class: Migration20261122091000DailyStats },
 ];

@@ -4,6 +4,8 @@
 // short in-process cache (`generatedAt`, Cache-Control) on a second app with caching on.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEpisodes, resolveTitles } from '../src/core/catalog/resolve.ts';
+import { rollUpDailyStats } from '../src/core/community/daily-stats.ts';
+import { query } from '../src/core/db/sql.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches } from '../src/core/library/history-write.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -15,7 +17,7 @@ const TOY_STORY = 862;
 const DAY = 86_400_000;
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 const SCOPES = ['profile:write', 'lists:read', 'lists:write'];
-const OVERVIEW_KEYS = ['activeUsers', 'generatedAt', 'mostWatchedThisWeek', 'topLists', 'watchesThisWeek'];
+const OVERVIEW_KEYS = ['activeUsers', 'daily', 'generatedAt', 'mostWatchedThisWeek', 'topLists', 'watchesThisWeek'];
 const LIST_KEYS = ['description', 'externalSource', 'id', 'isCollaborative', 'isDynamicList', 'isPublic', 'isWatchlist', 'itemCount', 'likeCount', 'name', 'ownerUsername', 'previewPosters'];
 
 async function overview(target = app) {
@@ -47,7 +49,7 @@ describe('an empty community', () => {
     const res = await overview();
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(OVERVIEW_KEYS);
-    expect(res.body).toEqual({ generatedAt: expect.stringMatching(ISO), activeUsers: { last7Days: 0, last30Days: 0 }, watchesThisWeek: 0, mostWatchedThisWeek: [], topLists: [] });
+    expect(res.body).toEqual({ generatedAt: expect.stringMatching(ISO), activeUsers: { last7Days: 0, last30Days: 0 }, watchesThisWeek: 0, mostWatchedThisWeek: [], topLists: [], daily: [] });
     expect(res.headers.get('x-ratelimit-limit')).toBe('60');
     expect(res.headers.get('cache-control')).toBeNull();
   });
@@ -108,6 +110,49 @@ describe('figures from real history and likes', () => {
     for (const l of top) expect(Object.keys(l).sort()).toEqual(LIST_KEYS);
     expect(top.map((l) => [l.id, l.likeCount])).toEqual([[lists.popular, 2], [lists.liked, 1]]);
     expect(top[0]).toMatchObject({ name: 'Popular', ownerUsername: 'u1_co', isPublic: true });
+  });
+});
+
+describe('the daily statistics roll-up (stats-rollup job)', () => {
+  const dayOf = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+  /** The expected rows, grouped in JS from the stored rows themselves (an independent count). */
+  async function expected(now: Date) {
+    const em = app.db.orm.em.fork();
+    const watches = await query<{ user_id: string; watched_at: Date }>(em, { text: 'select user_id, watched_at from watch_history where watched_at <= $1', params: [now] });
+    const users = await query<{ created_at: Date }>(em, { text: 'select created_at from app_user where created_at <= $1', params: [now] });
+    const ratings = await query<{ rated_at: Date }>(em, { text: 'select rated_at from user_rating where rated_at <= $1', params: [now] });
+    const days = Array.from({ length: 30 }, (_, i) => dayOf(new Date(now.getTime() - (29 - i) * DAY)));
+    return days.map((date) => ({
+      date,
+      activeUsers: new Set(watches.filter((w) => dayOf(w.watched_at) === date).map((w) => w.user_id)).size,
+      watches: watches.filter((w) => dayOf(w.watched_at) === date).length,
+      newUsers: users.filter((u) => dayOf(u.created_at) === date).length,
+      ratings: ratings.filter((r) => dayOf(r.rated_at) === date).length,
+    }));
+  }
+
+  it('fills the last 30 days on a first run, and the overview serves them oldest first', async () => {
+    const now = new Date();
+    expect(await rollUpDailyStats(app.db.orm.em.fork(), now)).toEqual({ days: 30 });
+    const { body } = await overview();
+    expect(body.daily).toEqual(await expected(now));
+    expect((body.daily as Array<{ watches: number }>).reduce((n, d) => n + d.watches, 0)).toBe(8); // 9 watches, one 40 days ago
+  });
+
+  it('recomputes only today and yesterday afterwards: older days are final', async () => {
+    const member5 = await member(app, 'late_co', SCOPES);
+    await logWatch(app, member5.userId, 'movie', SPIRITED_AWAY, ago(5)); // a day already rolled up
+    await logWatch(app, member5.userId, 'movie', TOY_STORY, ago(0.0005)); // today, a minute ago
+    const now = new Date();
+    expect(await rollUpDailyStats(app.db.orm.em.fork(), now)).toEqual({ days: 2 });
+    const daily = (await overview()).body.daily as Array<{ date: string; watches: number; activeUsers: number; newUsers: number }>;
+    const fresh = await expected(now);
+    expect(daily.slice(-2)).toEqual(fresh.slice(-2));
+    const fiveDaysAgo = daily.find((d) => d.date === dayOf(ago(5)))!;
+    expect(fiveDaysAgo.watches).toBe(fresh.find((d) => d.date === fiveDaysAgo.date)!.watches - 1);
+    // The same run again changes nothing.
+    expect(await rollUpDailyStats(app.db.orm.em.fork(), now)).toEqual({ days: 2 });
+    expect((await overview()).body.daily).toEqual(daily);
   });
 });
 

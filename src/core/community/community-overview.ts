@@ -5,6 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ITEM_COLUMNS, toCatalogItem, type ItemRow } from '../catalog/present.ts';
 import { query } from '../db/sql.ts';
+import { dailyStats } from './daily-stats.ts';
 import { publicLists } from './public-lists.ts';
 import { OVERVIEW_LISTS, OVERVIEW_TITLES, type CommunityOverview } from './schemas.ts';
 
@@ -50,5 +51,6 @@ export async function communityOverview(em: EntityManager, imageBaseUrl: string,
     watchesThisWeek: activity?.week_watches ?? 0,
     mostWatchedThisWeek: titles.map((r) => ({ title: toCatalogItem(r, imageBaseUrl), watchers: r.watchers, watches: r.watches })),
     topLists: await publicLists(em, lists.map((r) => String(r.id))),
+    daily: await dailyStats(em, now),
   };
 }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { catalogItem } from '../catalog/schemas.ts';
 import { listSummary } from '../lists/schemas.ts';
 import { recentWatch } from '../profile/schemas.ts';
+import { DAILY_STATS_DAYS } from './daily-stats.ts';
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
 const count = z.number().int().min(0);
@@ -69,6 +70,17 @@ export const communityOverview = z
       )
       .describe(`Up to ${OVERVIEW_TITLES} titles with the most watchers in the last 7 days, then the most watches.`),
     topLists: z.array(publicList).describe(`Up to ${OVERVIEW_LISTS} public lists with the most likes (at least one), of users whose profile is public.`),
+    daily: z
+      .array(
+        z.strictObject({
+          date: z.string().describe('The UTC calendar day, YYYY-MM-DD.'),
+          activeUsers: count.describe('Users with a watch that day.'),
+          watches: count.describe('Watches that day.'),
+          newUsers: count.describe('Users who joined that day.'),
+          ratings: count.describe('Ratings given that day.'),
+        }),
+      )
+      .describe(`The last ${DAILY_STATS_DAYS} days, oldest first, from the statistics roll-up (the stats-rollup job, every 10 minutes; today's row is as of its last run, and a day not rolled up yet is absent).`),
   })
   .meta({ id: 'CommunityOverview' });
 export type CommunityOverview = z.infer<typeof communityOverview>;

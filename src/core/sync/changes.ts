@@ -17,9 +17,22 @@ type Row = { id: string; xid: string; resource: string; resource_id: string; op:
 // the horizon): two transactions writing one item are serialised by its row lock, so id order is their
 // commit order, while xid order (the feed's order) may not be. A client applying changes in feed order
 // therefore always ends on the item's committed state.
+//
+// The page is chosen first (the inner select, ordered and limited) and the latest state is looked up for
+// its rows only: written as one join, a low row estimate for a small log made the planner look up every
+// remaining change of the user before sorting and limiting (19 ms against 3.7 ms for a page of 500 from
+// the middle of a 10,000-change log; the feed benchmark's 10,000-row figure was 4-5x its 100,000-row one).
+// The lookup always finds at least the change itself, so the join drops nothing.
 const READ_CHANGES = `
 select c.id::text as id, c.xid::text as xid, c.resource, c.resource_id, l.op, l.changed_at, l.data
-from change_log c
+from (
+  select p.id, p.xid, p.user_id, p.resource, p.resource_id from change_log p
+  where p.user_id = $1 and (p.xid, p.id) > ($2::xid8, $3::bigint)
+    and p.xid < pg_snapshot_xmin(pg_current_snapshot())
+    and p.resource = any($4::text[])
+  order by p.xid, p.id
+  limit $5
+) c
 cross join lateral (
   select n.op, n.changed_at, n.data from change_log n
   where n.user_id = c.user_id and n.resource = c.resource and n.resource_id = c.resource_id
@@ -27,11 +40,7 @@ cross join lateral (
   order by n.id desc
   limit 1
 ) l
-where c.user_id = $1 and (c.xid, c.id) > ($2::xid8, $3::bigint)
-  and c.xid < pg_snapshot_xmin(pg_current_snapshot())
-  and c.resource = any($4::text[])
-order by c.xid, c.id
-limit $5`;
+order by c.xid, c.id`;
 
 /** The start of retained history (a first call without a cursor). */
 export const FEED_START: FeedPosition = { xid: '0', id: '0' };
