@@ -2,9 +2,10 @@
 // unknown username does (404), so privacy does not reveal which usernames exist. Every read is bounded:
 // the counts scan the user's own rows through their indexes, the rest are short top-N reads.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { imageUrl, ITEM_COLUMNS, toCatalogItem, type ItemRow } from '../catalog/present.ts';
+import { ITEM_COLUMNS, toCatalogItem, type ItemRow } from '../catalog/present.ts';
 import { query } from '../db/sql.ts';
 import { notFound } from '../errors.ts';
+import { RECENT_WATCHES, toRecentWatch, type RecentWatchRow } from '../profile/home.ts';
 import { publicLists } from './public-lists.ts';
 import { PROFILE_FAVOURITES, PROFILE_LISTS, PROFILE_RECENT_WATCHES, type PublicProfile } from './schemas.ts';
 
@@ -32,26 +33,6 @@ where s.user_id = $1 and s.is_favourite
 order by s.favourited_at desc, s.id desc
 limit $2`;
 
-const RECENT_WATCHES = `
-select w.id, w.watched_at, t.movie_db_id, t.type, t.name, t.poster_path, t.backdrop_path, w.season_number, w.episode_number, e.name as episode_title
-from watch_history w join title t on t.id = w.title_id left join episode e on e.id = w.episode_id
-where w.user_id = $1
-order by w.watched_at desc, w.id desc
-limit $2`;
-
-type WatchRow = {
-  id: string;
-  watched_at: Date | string;
-  movie_db_id: number;
-  type: 'movie' | 'show';
-  name: string;
-  poster_path: string;
-  backdrop_path: string;
-  season_number: number | null;
-  episode_number: number | null;
-  episode_title: string | null;
-};
-
 // Owned public lists, most liked first, then newest.
 const LIST_IDS = `
 select l.id from list l
@@ -67,7 +48,7 @@ export async function publicProfile(em: EntityManager, username: string, imageBa
   if (!user) throw notFound(`User "${username}"`);
   const [stats] = await query<StatsRow>(em, { text: STATS, params: [user.id] });
   const favourites = await query<ItemRow>(em, { text: FAVOURITES, params: [user.id, PROFILE_FAVOURITES] });
-  const watches = await query<WatchRow>(em, { text: RECENT_WATCHES, params: [user.id, PROFILE_RECENT_WATCHES] });
+  const watches = await query<RecentWatchRow>(em, { text: RECENT_WATCHES, params: [user.id, PROFILE_RECENT_WATCHES] });
   const listIds = await query<{ id: string }>(em, { text: LIST_IDS, params: [user.id, PROFILE_LISTS] });
   const s = stats!;
   return {
@@ -87,19 +68,7 @@ export async function publicProfile(em: EntityManager, username: string, imageBa
       publicLists: s.public_lists,
     },
     favourites: favourites.map((r) => toCatalogItem(r, imageBaseUrl)),
-    recentWatches: watches.map((r) => ({
-      id: String(r.id),
-      movieDbId: r.movie_db_id,
-      type: r.type,
-      name: r.name,
-      posterUrl: imageUrl(imageBaseUrl, 'w500', r.poster_path),
-      backdropUrl: imageUrl(imageBaseUrl, 'w1280', r.backdrop_path),
-      season: r.season_number ?? 0,
-      episode: r.episode_number ?? 0,
-      episodeTitle: r.episode_title ?? '',
-      mediaSource: 'movie_db' as const,
-      watchedAt: new Date(r.watched_at).toISOString(),
-    })),
+    recentWatches: watches.map((r) => ({ ...toRecentWatch(r, imageBaseUrl), watchedAt: new Date(r.watched_at).toISOString() })),
     lists: await publicLists(em, listIds.map((r) => r.id)),
   };
 }

@@ -9,8 +9,10 @@ import type { ProfileHome, RecentWatch } from './schemas.ts';
 export const HOME_LISTS = 20;
 export const HOME_RECENT_WATCHES = 20;
 
-type WatchRow = {
+/** A watch as the recent-watch shapes need it (profile home, and the public profile with `watched_at`). */
+export type RecentWatchRow = {
   id: string;
+  watched_at: Date | string;
   movie_db_id: number;
   type: 'movie' | 'show';
   name: string;
@@ -21,8 +23,9 @@ type WatchRow = {
   episode_title: string | null;
 };
 
-const RECENT_WATCHES = `
-select w.id, t.movie_db_id, t.type, t.name, t.poster_path, t.backdrop_path, w.season_number, w.episode_number, e.name as episode_title
+/** The user's newest watches ($1 user, $2 how many). */
+export const RECENT_WATCHES = `
+select w.id, w.watched_at, t.movie_db_id, t.type, t.name, t.poster_path, t.backdrop_path, w.season_number, w.episode_number, e.name as episode_title
 from watch_history w
 join title t on t.id = w.title_id
 left join episode e on e.id = w.episode_id
@@ -32,11 +35,11 @@ limit $2`;
 
 export async function profileHome(em: EntityManager, userId: string, imageBaseUrl: string): Promise<ProfileHome> {
   const lists = await profileHomeLists(em, userId, HOME_LISTS);
-  const rows = await query<WatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] });
+  const rows = await query<RecentWatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] });
   return { lists, recentWatchHistory: rows.map((r) => toRecentWatch(r, imageBaseUrl)) };
 }
 
-function toRecentWatch(r: WatchRow, imageBaseUrl: string): RecentWatch {
+export function toRecentWatch(r: RecentWatchRow, imageBaseUrl: string): RecentWatch {
   return {
     id: String(r.id),
     movieDbId: r.movie_db_id,
