@@ -24,7 +24,7 @@ import { decodeCursor, encodeCursor } from '../src/core/paging/cursor.ts';
 import { recommendationsSql, titleDetailSql } from '../src/core/titles/queries.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
 import { tokenSql } from '../src/oauth/bearer.ts';
-import { bareBaseline, benchDatabaseUrl, type BareRequest, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
+import { bareBaseline, benchDatabaseUrl, type BareRequest, type Figures, formatRow, loadPaths, prepareCatalog, recountListsOf, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
 import { atLeast, atMost, section, type Growth, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
@@ -95,14 +95,7 @@ export async function seedUser(db: Database, databaseUrl: string): Promise<Seede
       on conflict do nothing`,
     params: [user.id, LISTS, listed, LIST_ITEMS],
   });
-  await query(em, {
-    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime
-      from (select li.list_id, count(*)::int as n, count(*) filter (where t.category = 'movie')::int as movies,
-          count(*) filter (where t.category = 'show')::int as shows, count(*) filter (where t.category = 'anime')::int as anime
-        from list_item li join title t on t.id = li.title_id join list x on x.id = li.list_id where x.owner_id = $1 group by li.list_id) c
-      where l.id = c.list_id`,
-    params: [user.id],
-  });
+  await recountListsOf(em, user.id);
   await query(em, { text: 'analyze watch_history; analyze user_rating; analyze user_title_state; analyze list; analyze list_item', params: [] });
 
   const detailTitles = await query<TitleRow>(em, {

@@ -8,7 +8,7 @@ import { createApp } from '../src/core/apps/service.ts';
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
 import { itemPageSql } from '../src/core/lists/item-records.ts';
-import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
+import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, recountListsOf, startService, tempDataDir, tokenIssuer } from './lib.ts';
 import { section, type Growth, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
@@ -45,14 +45,7 @@ async function seed(databaseUrl: string, lists: number, bigList: number): Promis
       text: `insert into list_item (list_id, title_id, position) select $1, id, row_number() over (order by popularity desc, id) from (select id, popularity from title order by popularity desc, id limit $2) t`,
       params: [big!.id, bigList],
     });
-    await query(em, {
-      text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime
-        from (select li.list_id, count(*)::int as n, count(*) filter (where t.category = 'movie')::int as movies,
-            count(*) filter (where t.category = 'show')::int as shows, count(*) filter (where t.category = 'anime')::int as anime
-          from list_item li join title t on t.id = li.title_id join list x on x.id = li.list_id where x.owner_id = $1 group by li.list_id) c
-        where l.id = c.list_id`,
-      params: [user.id],
-    });
+    await recountListsOf(em, user.id);
     await query(em, { text: 'analyze list; analyze list_item; analyze list_member', params: [] });
     const positions = await query<{ position: string; id: string }>(em, { text: `select position, id from list_item where list_id = $1 order by position, id`, params: [big!.id] });
     return {
