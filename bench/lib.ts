@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a catalog database of the demo size, the service in a child process,
 // latency statistics, and the bare-`pg` baseline runner.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -11,6 +11,7 @@ import { demoSources, importCatalog } from '../src/core/catalog/import/index.ts'
 import { catalogSize } from '../src/core/catalog/service.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { statementName } from '../src/core/db/prepared.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
 import { RateLimits } from '../src/core/limits/limiter.ts';
 import { createLogger } from '../src/core/log.ts';
@@ -186,7 +187,8 @@ export async function bareBaseline(connectionString: string | { host: string; po
       while (Date.now() < end) {
         const q = queries[i++ % queries.length]!;
         const t = process.hrtime.bigint();
-        for (const one of Array.isArray(q) ? q : [q]) await pool.query(one.text, one.params);
+        // Named where the service names it (core/db/prepared.ts), under the same name.
+        for (const one of Array.isArray(q) ? q : [q]) await pool.query({ name: one.prepare ? statementName(one.text) : undefined, text: one.text, values: one.params });
         latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
       }
     }),
@@ -228,6 +230,59 @@ export async function loadPaths(url: string, token: string, paths: string[], con
   const r = await autocannon({ ...opts, duration: seconds });
   if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);
   return { requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
+}
+
+/** Whether `wrk` (Debian package wrk) is installed: the lighter load generator below needs it. */
+export function hasWrk(): boolean {
+  return spawnSync('wrk', ['--version'], { encoding: 'utf8' }).error === undefined;
+}
+
+/** wrk's latency figure ("812.00us", "14.52ms", "1.20s") in milliseconds. */
+function wrkMs(figure: string): number {
+  const m = /^([\d.]+)(us|ms|s)$/.exec(figure);
+  if (!m) throw new Error(`unreadable wrk latency ${figure}`);
+  return Number(m[1]) * ({ us: 0.001, ms: 1, s: 1000 } as const)[m[2] as 'us' | 'ms' | 's'];
+}
+
+/**
+ * loadPaths with wrk, a load generator written in C, instead of autocannon: on this machine the load
+ * generator shares the service's two cores, and autocannon (JavaScript) takes several times wrk's CPU per
+ * request. The same paths in turn, connections, warm-up and length.
+ */
+export async function loadPathsWrk(url: string, token: string, paths: string[], connections: number, seconds: number): Promise<Figures> {
+  const script = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'mts-wrk-')), 'paths.lua');
+  fs.writeFileSync(
+    script,
+    `local paths = {${paths.map((p) => JSON.stringify(p)).join(',')}}
+local i = 0
+request = function()
+  i = i + 1
+  return wrk.format("GET", paths[((i - 1) % #paths) + 1], { authorization = ${JSON.stringify(`Bearer ${token}`)} })
+end
+`,
+  );
+  const run = (duration: number) => {
+    const r = spawnSync('wrk', ['-t1', `-c${connections}`, `-d${duration}s`, '--latency', '-s', script, url], { encoding: 'utf8' });
+    if (r.status !== 0) throw new Error(`wrk exited with ${r.status}: ${r.stderr}`);
+    return r.stdout;
+  };
+  run(2);
+  const out = run(seconds);
+  fs.rmSync(path.dirname(script), { recursive: true, force: true });
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
+  const errors = /Socket errors: (.*)/.exec(out)?.[1];
+  if (non2xx || errors) throw new Error(`service answered ${non2xx} non-2xx${errors ? ` and socket errors ${errors}` : ''}`);
+  const field = (re: RegExp) => {
+    const m = re.exec(out);
+    if (!m) throw new Error(`unreadable wrk output: ${out}`);
+    return m[1]!;
+  };
+  return {
+    requestsPerSecond: Number(field(/Requests\/sec:\s+([\d.]+)/)),
+    p50: wrkMs(field(/^\s+50%\s+(\S+)/m)),
+    p99: wrkMs(field(/^\s+99%\s+(\S+)/m)),
+    requests: Number(field(/(\d+) requests in/)),
+  };
 }
 
 export type BenchCase = { name: string; paths: string[]; statements: BareRequest[] };

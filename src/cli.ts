@@ -49,7 +49,7 @@ async function main(argv: string[]): Promise<number> {
   const config = loadConfigOrExit();
   // Logs go to stderr (fd 2) so stdout carries only the result.
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, log, poolMax: 4 });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.preparedStatements, log, poolMax: 4 });
   try {
     // Every command but `migrate` itself works on an up-to-date schema.
     if (name !== 'migrate') await migrate(db.orm);

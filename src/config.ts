@@ -53,6 +53,8 @@ const schema = z.object({
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
   SHUTDOWN_GRACE_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(10_000),
   JOB_QUEUE: z.enum(['auto', 'in-process', 'pg-boss'], { error: 'must be auto, in-process or pg-boss' }).default('auto'),
+  DATABASE_POOL_SIZE: z.coerce.number().int('must be an integer').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(10),
+  DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
@@ -63,6 +65,10 @@ export type Config = {
   baseUrl: string;
   /** Unset means embedded mode (PGlite in dataDir). */
   databaseUrl: string | undefined;
+  /** Hot reads as named statements (DATABASE_PREPARED_STATEMENTS; off behind a pooler that cannot keep them). */
+  preparedStatements: boolean;
+  /** Connections this instance keeps to PostgreSQL (DATABASE_POOL_SIZE; embedded mode always uses one). */
+  poolSize: number;
   dataDir: string;
   /** Unset means in-memory rate limits and event bus. */
   redisUrl: string | undefined;
@@ -129,6 +135,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: c.HOST,
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
+    preparedStatements: c.DATABASE_PREPARED_STATEMENTS === 'on',
+    poolSize: c.DATABASE_POOL_SIZE,
     dataDir: path.resolve(c.DATA_DIR),
     redisUrl: c.REDIS_URL,
     logLevel: c.LOG_LEVEL,

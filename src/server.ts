@@ -51,7 +51,7 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
 }
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, log });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, log });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
   // stops answering without closing the connection (hung process, lost network) would otherwise hold

@@ -51,8 +51,20 @@ describe('loadConfig', () => {
     ['DATABASE_URL', 'mysql://x'],
     ['REDIS_URL', 'http://x'],
     ['LOG_LEVEL', 'loud'],
+    ['DATABASE_POOL_SIZE', '0'],
+    ['DATABASE_POOL_SIZE', '101'],
+    ['DATABASE_POOL_SIZE', '2.5'],
+    ['DATABASE_PREPARED_STATEMENTS', 'yes'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
+  });
+});
+
+describe('database connection settings', () => {
+  it('keeps 10 connections with named statements by default; 1 to 100 connections, on or off', () => {
+    expect(loadConfig({})).toMatchObject({ poolSize: 10, preparedStatements: true });
+    expect(loadConfig({ DATABASE_POOL_SIZE: '1', DATABASE_PREPARED_STATEMENTS: 'off' })).toMatchObject({ poolSize: 1, preparedStatements: false });
+    expect(loadConfig({ DATABASE_POOL_SIZE: '100', DATABASE_PREPARED_STATEMENTS: 'on' })).toMatchObject({ poolSize: 100, preparedStatements: true });
   });
 });
 

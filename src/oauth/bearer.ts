@@ -39,7 +39,7 @@ const TOKEN_SQL = `select t.payload, a.client_id, a.active, a.official,
 
 /** The one statement that verifies `token` (exported for the benchmark's bare baseline). */
 export function tokenSql(token: string): Sql {
-  return { text: TOKEN_SQL, params: [artifactKey('AccessToken', token)] };
+  return { text: TOKEN_SQL, params: [artifactKey('AccessToken', token)], prepare: true };
 }
 
 /** `_provider`: tokens are the provider's, read here straight from its storage (see above). */

@@ -6,6 +6,7 @@ import { migrationsList } from '../../../migrations/index.ts';
 import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { watchPool } from '../metrics/registry.ts';
+import { preparePool } from './prepared.ts';
 
 export type { EntityManager };
 
@@ -23,6 +24,8 @@ export type OpenDatabaseOptions = {
   /** The server owns the embedded database; the CLI may borrow a running server's socket. */
   requireOwnership?: boolean;
   poolMax?: number;
+  /** Named statements for the reads that opt in (prepared.ts); services mode only. Default true. */
+  preparedStatements?: boolean;
   log?: Logger;
 };
 
@@ -45,6 +48,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // does not exist", or another connection's rows; electric-sql/pglite#1046). PGlite executes one
       // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
       pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
+      ...(!embedded && (opts.preparedStatements ?? true) ? { driverOptions: { onPoolCreated: preparePool } } : {}),
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,
       allowGlobalContext: false,

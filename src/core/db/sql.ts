@@ -3,8 +3,13 @@
 // separately, as the same statements do when run through a bare `pg` client.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery } from 'kysely';
+import { isStalePlan, renewStatement, statementName } from './prepared.ts';
 
-export type Sql = { text: string; params: unknown[] };
+/**
+ * A statement and its parameters. `prepare`: run it as a named statement in services mode (prepared.ts);
+ * only for texts built from a small, fixed set of templates.
+ */
+export type Sql = { text: string; params: unknown[]; prepare?: boolean };
 
 /** Collects parameters while a statement is written: `${p(value)}` becomes `$1`, `$2`, ... */
 export function sqlParams(): { params: unknown[]; p(value: unknown): string } {
@@ -19,6 +24,19 @@ export function sqlParams(): { params: unknown[]; p(value: unknown): string } {
 }
 
 export async function query<T>(em: EntityManager, sql: Sql): Promise<T[]> {
-  const result = await em.getKysely().executeQuery(CompiledQuery.raw(sql.text, sql.params));
-  return result.rows as T[];
+  if (sql.prepare) statementName(sql.text);
+  try {
+    return await run<T>(em, sql);
+  } catch (err) {
+    if (!sql.prepare || !isStalePlan(err)) throw err;
+    renewStatement(sql.text);
+    // Inside a transaction the failed statement has aborted it: the caller's transaction fails once.
+    if (em.isInTransaction()) throw err;
+    statementName(sql.text);
+    return run<T>(em, sql);
+  }
+}
+
+async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
+  return (await em.getKysely().executeQuery(CompiledQuery.raw(sql.text, sql.params))).rows as T[];
 }

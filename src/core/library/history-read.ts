@@ -38,6 +38,8 @@ export async function listHistory(em: EntityManager, userId: string, q: HistoryQ
   const rows = await query<HistoryRow>(em, {
     text: `${selectHistory('watch_history')} where ${where.join(' and ')} order by w.watched_at desc, w.id desc limit ${s.p(q.limit + 1)}`,
     params: s.params,
+    // One text per combination of filters (16): a named statement (db/prepared.ts).
+    prepare: true,
   });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);

@@ -160,6 +160,8 @@ export function libraryPageSql(userId: string, list: LibraryList, filters: PageF
 select p.*, c.counts from counts c
 left join lateral (${l.select} and ${filter}${typeClause} order by ${l.order} limit ${q.p(pageSize)} offset ${q.p((page - 1) * pageSize)}) p on true`,
     params: q.params,
+    // One text per list and combination of filters (a few dozen): a named statement (db/prepared.ts).
+    prepare: true,
   };
 }
 

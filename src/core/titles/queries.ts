@@ -146,7 +146,8 @@ export function titleDetailSql(q: TitleDetailQuery): Sql {
     cross join lateral (select round(avg(r.rating), 2)::float8 as average, count(*)::int as count ${community}) c
     ${stateJoin}
     where t.type = ${p(q.type)} and t.movie_db_id = ${p(q.movieDbId)}`;
-  return { text, params };
+  // One text per type, scope and visible state: a few dozen at most, so a named statement (db/prepared.ts).
+  return { text, params, prepare: true };
 }
 
 /**
