@@ -304,12 +304,14 @@ export async function serviceVsBare(serviceUrl: string, databaseUrl: string, tok
 }
 
 /**
- * Recomputes item counts and breakdowns of every list a seeded user owns, in one statement (the service's
- * own refreshCounts does one list at a time, which would take 10,000 statements for a seeded user).
+ * Recomputes item counts, breakdowns and preview posters of every list a seeded user owns, in one
+ * statement (the service's own refreshCounts does one list at a time, which would take 10,000 statements
+ * for a seeded user).
  */
 export async function recountListsOf(em: EntityManager, ownerId: string): Promise<void> {
   await query(em, {
-    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime
+    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime,
+        preview_posters = list_preview_posters(l.id)
       from (select li.list_id, count(*)::int as n, count(*) filter (where t.category = 'movie')::int as movies,
           count(*) filter (where t.category = 'show')::int as shows, count(*) filter (where t.category = 'anime')::int as anime
         from list_item li join title t on t.id = li.title_id join list x on x.id = li.list_id where x.owner_id = $1 group by li.list_id) c

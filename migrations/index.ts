@@ -13,6 +13,7 @@ import { Migration20261122072000Trophies } from './Migration20261122072000Trophi
 import { Migration20261122081000SyncWrites } from './Migration20261122081000SyncWrites.ts';
 import { Migration20261122090000Jobs } from './Migration20261122090000Jobs.ts';
 import { Migration20261122091000DailyStats } from './Migration20261122091000DailyStats.ts';
+import { Migration20261122100000ListPreviews } from './Migration20261122100000ListPreviews.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -29,4 +30,5 @@ export const migrationsList = [
   { name: 'Migration20261122081000SyncWrites', class: Migration20261122081000SyncWrites },
   { name: 'Migration20261122090000Jobs', class: Migration20261122090000Jobs },
   { name: 'Migration20261122091000DailyStats', class: Migration20261122091000DailyStats },
+  { name: 'Migration20261122100000ListPreviews', class: Migration20261122100000ListPreviews },
 ];

@@ -213,6 +213,28 @@ describe('items', () => {
     expectError(await call(alice, 'DELETE', `/lists/${list.id}/items/${items[0]!.id}`), 404, 'not_found');
   });
 
+  it('preview posters follow the catalog: a changed poster shows, a title without one gives way to the next', async () => {
+    await addCatalogMovies(9_100_000, 6);
+    const list = await create(alice, { name: 'Poster follow' });
+    const ids = [0, 1, 2, 3, 4, 5].map((i) => ({ type: 'movie', movieDbId: 9_100_000 + i }));
+    expect((await call(alice, 'POST', `/lists/${list.id}/items`, { items: ids })).status).toBe(200);
+    const preview = async () => {
+      const items = (await call(alice, 'GET', '/me/lists?limit=100')).body.items as { id: number; previewPosters: { posterPath: string; movieDbId: number }[] }[];
+      return items.find((l) => l.id === list.id)!.previewPosters.map((p) => [p.movieDbId - 9_100_000, p.posterPath]);
+    };
+    expect(await preview()).toEqual([0, 1, 2, 3].map((i) => [i, `/bulk${i}.jpg`]));
+    // A catalog update (any statement that changes title.poster_path) moves every list holding the title.
+    await query(em(), { text: `update title set poster_path = '/renewed.jpg' where type = 'movie' and movie_db_id = $1`, params: [9_100_001] });
+    expect(await preview()).toEqual([[0, '/bulk0.jpg'], [1, '/renewed.jpg'], [2, '/bulk2.jpg'], [3, '/bulk3.jpg']]);
+    await query(em(), { text: `update title set poster_path = '' where type = 'movie' and movie_db_id = $1`, params: [9_100_000] });
+    expect(await preview()).toEqual([[1, '/renewed.jpg'], [2, '/bulk2.jpg'], [3, '/bulk3.jpg'], [4, '/bulk4.jpg']]);
+    // Other columns of the title leave the list alone (its updated_at included).
+    const before = await query<{ updated_at: Date }>(em(), { text: 'select updated_at from list where id = $1', params: [list.id] });
+    await query(em(), { text: `update title set popularity = popularity + 1, poster_path = poster_path where type = 'movie' and movie_db_id = $1`, params: [9_100_002] });
+    expect(await query(em(), { text: 'select updated_at from list where id = $1', params: [list.id] })).toEqual(before);
+    expect(await preview()).toEqual([[1, '/renewed.jpg'], [2, '/bulk2.jpg'], [3, '/bulk3.jpg'], [4, '/bulk4.jpg']]);
+  });
+
   it('concurrent writes to one list keep counts exact; concurrent first uses make one watchlist', async () => {
     const list = await create(carol, { name: 'Busy' });
     const titles = [[SPIRITED_AWAY, 'movie'], [TOY_STORY, 'movie'], [FIRST_SHOW, 'show'], [FIRST_SHOW + 1, 'show'], [FIRST_SHOW + 2, 'show']] as const;

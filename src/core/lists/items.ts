@@ -7,10 +7,14 @@ import { ApiError, invalidRequest, notFound } from '../errors.ts';
 /** The most items one list holds (a dynamic list's `size` is far below it). */
 export const MAX_LIST_ITEMS = 10_000;
 
-/** Recomputes item_count and the breakdown per category from the items themselves. */
+/**
+ * Recomputes item_count, the breakdown per category and the preview posters (list_preview_posters, the
+ * migration's one definition of them) from the items themselves.
+ */
 export async function refreshCounts(tx: EntityManager, listId: string): Promise<void> {
   await query(tx, {
-    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime, updated_at = now()
+    text: `update list l set item_count = c.n, movie_count = c.movies, show_count = c.shows, anime_count = c.anime,
+        preview_posters = list_preview_posters(l.id), updated_at = now()
       from (select count(*)::int as n,
           count(*) filter (where t.category = 'movie')::int as movies,
           count(*) filter (where t.category = 'show')::int as shows,
@@ -94,7 +98,8 @@ export async function reorderItems(tx: EntityManager, listId: string, itemIds: r
       update list_item li set position = r.pos from ranked r where r.id = li.id and li.position <> r.pos`,
     params: [listId, itemIds],
   });
-  await query(tx, { text: `update list set updated_at = now() where id = $1`, params: [listId] });
+  // The preview shows the first items in the new order.
+  await query(tx, { text: `update list set preview_posters = list_preview_posters(id), updated_at = now() where id = $1`, params: [listId] });
 }
 
 export type Replaced = { added: string[]; removed: string[] };

@@ -8,16 +8,15 @@ import type { ListPreviewPoster, TitleUserList } from './for-title.ts';
 import type { listShape, listSummary } from './schemas.ts';
 import type { ProfileHomeList } from './summaries.ts';
 
-/** How many posters a list shows as its preview: those of its first items that have one. */
-export const PREVIEW_POSTERS = 4;
-
-/** Columns of `list l` joined with its owner `u`, plus the preview posters, for every list shape. */
+/**
+ * Columns of `list l` joined with its owner `u`, for every list shape. The preview posters (the first
+ * items in list order that have a poster, at most 4) are stored on the list: the migration's
+ * list_preview_posters() defines them, refreshCounts (items.ts) stores them, and a trigger follows the
+ * catalog's poster changes.
+ */
 export const LIST_COLUMNS = `l.id, l.name, l.description, l.is_public, l.is_watchlist, l.kind, l.is_collaborative, l.is_featured,
   l.external_source, l.external_url, l.last_synced_at, l.item_count, l.movie_count, l.show_count, l.anime_count, l.created_at,
-  l.owner_id, u.username as owner_username,
-  coalesce((select json_agg(json_build_object('posterPath', p.poster_path, 'movieDbId', p.movie_db_id, 'type', p.type) order by p.position, p.id)
-    from (select t.poster_path, t.movie_db_id, t.type, li.position, li.id from list_item li join title t on t.id = li.title_id
-      where li.list_id = l.id and t.poster_path <> '' order by li.position, li.id limit ${PREVIEW_POSTERS}) p), '[]') as preview_posters`;
+  l.owner_id, u.username as owner_username, l.preview_posters`;
 
 export const LIST_FROM = `list l join app_user u on u.id = l.owner_id`;
 
