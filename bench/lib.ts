@@ -266,9 +266,13 @@ end
     if (r.status !== 0) throw new Error(`wrk exited with ${r.status}: ${r.stderr}`);
     return r.stdout;
   };
-  run(2);
-  const out = run(seconds);
-  fs.rmSync(path.dirname(script), { recursive: true, force: true });
+  let out: string;
+  try {
+    run(2);
+    out = run(seconds);
+  } finally {
+    fs.rmSync(path.dirname(script), { recursive: true, force: true });
+  }
   const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(out)?.[1] ?? 0);
   const errors = /Socket errors: (.*)/.exec(out)?.[1];
   if (non2xx || errors) throw new Error(`service answered ${non2xx} non-2xx${errors ? ` and socket errors ${errors}` : ''}`);
