@@ -1,8 +1,11 @@
-// `jobs:status [--runs N]` -> {"queue","jobs":[...]}: for each background job, its last runs from
-// job_run (every instance, both modes), and in services mode pg-boss's view of its queue: jobs by
-// state and the last failed one with its error. For an operator asking "did the sweeps run, what failed".
+// `jobs:status [--runs N]` -> {"queue","stalled":[...],"jobs":[...]}: for each background job, whether it
+// keeps up (its last success, stuck runs, stalled when the last success is older than three intervals:
+// jobs/health.ts, the same figures as /metrics), its last runs from job_run (every instance, both modes),
+// and in services mode pg-boss's view of its queue: jobs by state and the last failed one with its error.
+// For an operator asking "did the sweeps run, what failed, what has stopped".
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../core/db/sql.ts';
+import { jobHealth, stuckInPgBoss } from '../jobs/health.ts';
 import { jobsFor } from '../jobs/index.ts';
 import { PG_BOSS_SCHEMA } from '../jobs/pg-boss.ts';
 import { noPositionals, parseOptions, UsageError, type Command } from './command.ts';
@@ -56,16 +59,26 @@ export const jobsStatusCommand: Command = {
     const em = db.orm.em.fork();
     const rows = await lastRuns(em, runs);
     const queue = await queueState(em);
-    const names = [...new Set([...jobsFor(config).map((j) => j.name), ...rows.map((r) => r.job)])];
+    const configured = jobsFor(config);
+    // Stuck runs are visible from here only in pg-boss's table; an in-process runner keeps them in memory.
+    const health = await jobHealth(em, configured, queue ? await stuckInPgBoss(em, PG_BOSS_SCHEMA, configured) : null, null);
+    const names = [...new Set([...configured.map((j) => j.name), ...rows.map((r) => r.job)])];
     return {
       queue: config.jobQueue,
+      stalled: health.filter((h) => h.stalled).map((h) => h.job),
       jobs: names.map((name) => {
         const mine = rows.filter((r) => r.job === name);
         const lastFailure = mine.find((r) => r.outcome === 'failed');
         const failedJob = queue?.failed.find((f) => f.name === name);
+        const h = health.find((x) => x.job === name);
         return {
           name,
-          enabled: jobsFor(config).some((j) => j.name === name && j.intervalMs > 0),
+          enabled: h !== undefined,
+          intervalSeconds: h?.intervalSeconds ?? null,
+          lastSuccessAt: iso(h?.lastSuccessAt ?? null),
+          lastSuccessAgeSeconds: h?.lastSuccessAgeSeconds === undefined || h.lastSuccessAgeSeconds === null ? null : Math.round(h.lastSuccessAgeSeconds),
+          stalled: h?.stalled ?? false,
+          stuckRuns: h?.stuck ?? null,
           lastRuns: mine.map((r) => ({
             instance: r.instance,
             attempt: r.attempt,

@@ -19,6 +19,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import type { Logger } from '../core/log.ts';
+import { watchJobs } from '../core/metrics/registry.ts';
 import { startInProcess, type RunningJobs } from './in-process.ts';
 import type { Job } from './job.ts';
 import { listSyncJob } from './list-sync.ts';
@@ -43,6 +44,14 @@ export function jobsFor(config: Pick<Config, 'trophyIntervalMs'>): Job[] {
 /** `jobs` replaces the service's jobs (tests). */
 export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[] = jobsFor(config)): Promise<RunningJobs> {
   const jobLog = log.child({ component: 'jobs' });
-  if (config.jobQueue === 'pg-boss') return startPgBoss(jobs, orm, jobLog, config.databaseUrl!);
-  return startInProcess(jobs, orm, jobLog);
+  const running = config.jobQueue === 'pg-boss' ? await startPgBoss(jobs, orm, jobLog, config.databaseUrl!) : startInProcess(jobs, orm, jobLog);
+  // /metrics reads each job's last success and stuck runs while the runner runs.
+  const unwatch = watchJobs(() => running.health());
+  return {
+    health: () => running.health(),
+    stop: async () => {
+      unwatch();
+      await running.stop();
+    },
+  };
 }

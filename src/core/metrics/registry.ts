@@ -50,6 +50,50 @@ export function recordJobRun(job: string, outcome: 'ok' | 'failed', seconds: num
   jobRunDuration.observe({ job, outcome }, seconds);
 }
 
+/** What a job runner reports about each of its jobs at scrape time (src/jobs/health.ts computes it). */
+export type JobHealthReading = { job: string; lastSuccessAgeSeconds: number | null; stuck: number | null };
+
+const jobReaders = new Set<() => Promise<JobHealthReading[]>>();
+
+/** Reports a job runner in the job gauges until the returned function is called (when it stops). */
+export function watchJobs(read: () => Promise<JobHealthReading[]>): () => void {
+  jobReaders.add(read);
+  return () => jobReaders.delete(read);
+}
+
+// Both job gauges come from one reading per scrape (it asks the database), shared for a second.
+let jobReading: { at: number; readings: Promise<JobHealthReading[]> } | undefined;
+function readJobs(): Promise<JobHealthReading[]> {
+  const now = Date.now();
+  if (!jobReading || now - jobReading.at > 1000) {
+    const reads = [...jobReaders].map((read) => read().catch(() => [] as JobHealthReading[]));
+    jobReading = { at: now, readings: Promise.all(reads).then((all) => all.flat()) };
+  }
+  return jobReading.readings;
+}
+
+export const jobLastSuccessAge = new Gauge({
+  name: 'job_last_success_age_seconds',
+  help: 'Seconds since the last successful run of each background job, across the fleet (job_run). Alert when it passes three intervals.',
+  labelNames: ['job'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const r of await readJobs()) if (r.lastSuccessAgeSeconds !== null) this.set({ job: r.job }, r.lastSuccessAgeSeconds);
+  },
+});
+
+export const jobRunsStuck = new Gauge({
+  name: 'job_runs_stuck',
+  help: 'Runs of each background job active for longer than its interval (pg-boss: across the fleet; in-process: this process).',
+  labelNames: ['job'] as const,
+  registers: [registry],
+  async collect() {
+    this.reset();
+    for (const r of await readJobs()) if (r.stuck !== null) this.set({ job: r.job }, r.stuck);
+  },
+});
+
 export const sseConnectionsOpen = new Gauge({
   name: 'sse_connections_open',
   help: 'Server-sent event streams open now (GET /playback/events).',
