@@ -4,6 +4,7 @@
 // cached for CATALOG_CACHE_SECONDS; the query set repeats, so this is the warm-cache figure) and with
 // the cache off (every request runs its SQL), which is the one to compare with the bare baseline.
 // Targets (services mode): search p99 at most 20 ms; facade throughput at least half the bare baseline's.
+import { OWN_CLIENT } from '../src/core/db/embedded-guard.ts';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
 import { discoverSql, searchSql } from '../src/core/catalog/queries.ts';
@@ -66,7 +67,8 @@ async function measureCatalog(mode: 'services' | 'embedded', dataDir: string): P
   const titles = await prepareCatalog({ databaseUrl, dataDir });
   // Embedded: DATABASE_URL emptied (empty counts as unset), or the child would inherit the caller's.
   const where: Record<string, string> = databaseUrl ? { DATABASE_URL: databaseUrl } : { DATA_DIR: dataDir, DATABASE_URL: '' };
-  const bareTarget = databaseUrl ?? { host: dataDir, port: 5432 };
+  // The embedded socket admits this project's own client name only while the service runs.
+  const bareTarget = databaseUrl ?? { host: dataDir, port: 5432, application_name: OWN_CLIENT };
   const measured = new Map<string, { cached?: Figures; uncached?: Figures; bare?: Figures }>();
   const record = (name: string, key: 'cached' | 'uncached' | 'bare', f: Figures) => measured.set(name, { ...measured.get(name), [key]: f });
 

@@ -14,6 +14,7 @@ import { Migration20261122081000SyncWrites } from './Migration20261122081000Sync
 import { Migration20261122090000Jobs } from './Migration20261122090000Jobs.ts';
 import { Migration20261122091000DailyStats } from './Migration20261122091000DailyStats.ts';
 import { Migration20261122100000ListPreviews } from './Migration20261122100000ListPreviews.ts';
+import { Migration20261123090000AccountSessions } from './Migration20261123090000AccountSessions.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -31,4 +32,5 @@ export const migrationsList = [
   { name: 'Migration20261122090000Jobs', class: Migration20261122090000Jobs },
   { name: 'Migration20261122091000DailyStats', class: Migration20261122091000DailyStats },
   { name: 'Migration20261122100000ListPreviews', class: Migration20261122100000ListPreviews },
+  { name: 'Migration20261123090000AccountSessions', class: Migration20261123090000AccountSessions },
 ];

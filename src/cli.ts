@@ -10,6 +10,7 @@ import { appCreateCommand } from './cli/app-create.ts';
 import { appDeactivateCommand } from './cli/app-deactivate.ts';
 import { appRotateSecretCommand } from './cli/app-rotate-secret.ts';
 import { catalogImportCommand } from './cli/catalog-import.ts';
+import { dbServeCommand } from './cli/db-serve.ts';
 import { listFeatureCommand, listUnfeatureCommand } from './cli/list-feature.ts';
 import { listImportCommand } from './cli/list-import.ts';
 import { jobsStatusCommand } from './cli/jobs-status.ts';
@@ -31,6 +32,7 @@ const commands: Record<string, Command> = {
   'list:unfeature': listUnfeatureCommand,
   'list:import': listImportCommand,
   'jobs:status': jobsStatusCommand,
+  'db:serve': dbServeCommand,
 };
 
 function usage(): string {

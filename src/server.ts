@@ -16,6 +16,7 @@ import { startJobs } from './jobs/index.ts';
 import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
 import { attachEventBus } from './core/events/registry.ts';
 import { Drain } from './rest/drain.ts';
+import { answerClientError } from './rest/client-error.ts';
 
 export type RunningServer = {
   url: string;
@@ -108,6 +109,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     server.requestTimeout = 30_000;
     server.headersTimeout = 15_000;
     server.keepAliveTimeout = 5_000;
+    // What Node's parser refuses (e.g. headers over 16 KiB) is answered in the envelope, not bare.
+    server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());

@@ -18,6 +18,8 @@ const em = () => app.db.orm.em.fork();
 
 // Wednesday of ISO week 2026-W12 (Monday 2026-03-16).
 const NOW = new Date('2026-03-18T12:00:00Z');
+/** Every part readable (the HTTP tests below cover tokens with fewer scopes). */
+const ALL = { history: true, ratings: true };
 const EPISODE_MINUTES = 44;
 
 type Ids = { a: string; b: string; c: string; show: string; episodes: string[] };
@@ -84,7 +86,7 @@ describe('communityStats with a pinned clock', () => {
   }, 60_000);
 
   it('counts this month\'s movies, episodes, whole hours (rounded down) and reviews up to now', async () => {
-    const s = await communityStats(em(), userId, NOW);
+    const s = await communityStats(em(), userId, NOW, ALL);
     expect(s.monthMovies).toBe(3);
     expect(s.monthEpisodes).toBe(5);
     // 100 + 125 + 95 + 5 x 44 = 540 minutes would be 9 hours; the runtimes logged are 535 -> 8.
@@ -100,7 +102,7 @@ describe('communityStats with a pinned clock', () => {
     }
     const expected = [...tally].sort((x, y) => y[1] - x[1] || (x[0] < y[0] ? -1 : 1));
     const total = expected.reduce((sum, [, n]) => sum + n, 0);
-    const s = await communityStats(em(), userId, NOW);
+    const s = await communityStats(em(), userId, NOW, ALL);
     expect(s.monthGenres.map((g) => [g.name, g.count])).toEqual(expected);
     expect(expected.length).toBeGreaterThan(1);
     for (const g of s.monthGenres) expect(g.share).toBeCloseTo(g.count / total, 12);
@@ -108,7 +110,7 @@ describe('communityStats with a pinned clock', () => {
   });
 
   it('judges this ISO week\'s challenges, progress capped at the target', async () => {
-    const s = await communityStats(em(), userId, NOW);
+    const s = await communityStats(em(), userId, NOW, ALL);
     expect(s.weeklyChallenges).toEqual([
       { id: 'weekly-episodes', title: expect.any(String), description: expect.any(String), target: 5, progress: 4, xpReward: 50, completed: false },
       { id: 'weekly-movies', title: expect.any(String), description: expect.any(String), target: 2, progress: 2, xpReward: 40, completed: true },
@@ -117,32 +119,32 @@ describe('communityStats with a pinned clock', () => {
     ]);
     expect(s.weeklyCompletedChallenges).toBe(2);
     // Saturday evening the movie after "now" has counted too: movies stay capped at 2 of 2.
-    const later = await communityStats(em(), userId, new Date('2026-03-21T23:59:59Z'));
+    const later = await communityStats(em(), userId, new Date('2026-03-21T23:59:59Z'), ALL);
     expect(later.weeklyChallenges.find((c) => c.id === 'weekly-movies')?.progress).toBe(2);
     // A new week starts on Monday 00:00 UTC with nothing done.
-    const monday = await communityStats(em(), userId, new Date('2026-03-23T00:00:00Z'));
+    const monday = await communityStats(em(), userId, new Date('2026-03-23T00:00:00Z'), ALL);
     expect(monday.weeklyChallenges.map((c) => c.progress)).toEqual([0, 0, 0, 0]);
     expect(monday.weeklyCompletedChallenges).toBe(0);
   });
 
   it('counts challenges completed over every week and the XP score from the whole history', async () => {
-    const s = await communityStats(em(), userId, NOW);
+    const s = await communityStats(em(), userId, NOW, ALL);
     // Week of Feb 16: episodes and days (50 + 60 XP); this week: movies and ratings (40 + 30 XP).
     expect(s.totalChallengesCompleted).toBe(4);
     // 4 movie watches x 10 + 10 episode watches x 3 + 5 ratings x 5 + 180 challenge XP.
     expect(s.xpScore).toBe(4 * 10 + 10 * 3 + 5 * 5 + 180);
     // Before any of it happened, everything is zero.
-    const before = await communityStats(em(), userId, new Date('2026-01-01T00:00:00Z'));
+    const before = await communityStats(em(), userId, new Date('2026-01-01T00:00:00Z'), ALL);
     expect(before).toMatchObject({ streak: 0, monthMovies: 0, monthEpisodes: 0, monthHours: 0, monthReviews: 0, monthGenres: [], weeklyCompletedChallenges: 0, totalChallengesCompleted: 0, xpScore: 0 });
   });
 
   it('counts the streak of consecutive days ending today, or yesterday, and breaks it after a day without a watch', async () => {
-    expect((await communityStats(em(), userId, NOW)).streak).toBe(4);
-    expect((await communityStats(em(), userId, new Date('2026-03-19T23:59:59Z'))).streak).toBe(4);
-    expect((await communityStats(em(), userId, new Date('2026-03-20T00:00:00Z'))).streak).toBe(0);
+    expect((await communityStats(em(), userId, NOW, ALL)).streak).toBe(4);
+    expect((await communityStats(em(), userId, new Date('2026-03-19T23:59:59Z'), ALL)).streak).toBe(4);
+    expect((await communityStats(em(), userId, new Date('2026-03-20T00:00:00Z'), ALL)).streak).toBe(0);
     // Only days up to now count: at 08:00 on the 18th the streak ends yesterday, the 17th.
-    expect((await communityStats(em(), userId, new Date('2026-03-18T08:00:00Z'))).streak).toBe(3);
-    expect((await communityStats(em(), userId, new Date('2026-02-20T23:00:00Z'))).streak).toBe(5);
+    expect((await communityStats(em(), userId, new Date('2026-03-18T08:00:00Z'), ALL)).streak).toBe(3);
+    expect((await communityStats(em(), userId, new Date('2026-02-20T23:00:00Z'), ALL)).streak).toBe(5);
   });
 });
 
@@ -173,13 +175,29 @@ describe('GET /me/community-stats', () => {
   });
 
   it('counts what the user watched just now', async () => {
-    const fan = await member(app, 'fan', ['profile:read']);
+    const fan = await member(app, 'fan', ['profile:read', 'history:read']);
     await watch(fan.userId, new Date(Date.now() - 1000).toISOString(), { movie: ids.a, minutes: 125 });
     const res = await platform(app, fan.token, 'GET', '/me/community-stats');
     expect(res.body).toMatchObject({ streak: 1, monthMovies: 1, monthHours: 2, xpScore: 10 });
     const genres = res.body.monthGenres as { name: string; count: number; share: number }[];
     expect(genres.length).toBeGreaterThan(0);
     for (const g of genres) expect(g).toEqual({ name: expect.any(String), count: 1, share: 1 / genres.length });
+  });
+
+  it('counts watches only for a token with history:read and ratings only with ratings:read (profile:read alone: all zero)', async () => {
+    const watcher = await member(app, 'private_watcher', ['profile:read', 'history:read', 'ratings:read', 'ratings:write']);
+    await watch(watcher.userId, new Date(Date.now() - 1000).toISOString(), { movie: ids.a, minutes: 125 });
+    const rated = await platform(app, watcher.token, 'POST', '/ratings', { movieDbId: SPIRITED_AWAY, type: 'movie', rating: 8 });
+    expect(rated.status).toBe(200);
+    const stats = async (scopes: string[]) => (await platform(app, await tokenWith(app, watcher, scopes), 'GET', '/me/community-stats')).body;
+    const all = await stats(['profile:read', 'history:read', 'ratings:read']);
+    expect(all).toMatchObject({ streak: 1, monthMovies: 1, monthHours: 2, monthReviews: 1 });
+    expect(all.xpScore).toBeGreaterThan(0);
+    const none = await stats(['profile:read']);
+    expect(none).toMatchObject({ streak: 0, monthMovies: 0, monthEpisodes: 0, monthHours: 0, monthReviews: 0, monthGenres: [], weeklyCompletedChallenges: 0, totalChallengesCompleted: 0, xpScore: 0 });
+    for (const c of none.weeklyChallenges as { progress: number }[]) expect(c.progress).toBe(0);
+    expect(await stats(['profile:read', 'history:read'])).toMatchObject({ streak: 1, monthMovies: 1, monthReviews: 0 });
+    expect(await stats(['profile:read', 'ratings:read'])).toMatchObject({ streak: 0, monthMovies: 0, monthHours: 0, monthGenres: [], monthReviews: 1 });
   });
 
   it('needs profile:read and a token, and takes no parameters', async () => {

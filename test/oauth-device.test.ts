@@ -87,7 +87,7 @@ describe('device flow', () => {
     const code = await postJson(`${app.url}/api/platform/v1/auth/device/code`, { client_id: created.client_id, client_secret: null });
     expect(code.status).toBe(200);
     expect(Object.keys(code.body).sort()).toEqual(
-      ['device_code', 'expires_in', 'scope', 'user_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr'].sort(),
+      ['device_code', 'expires_in', 'interval', 'scope', 'user_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr'].sort(),
     );
     const context = await browser.newContext({ viewport: VIEWPORTS.desktop });
     await approveInBrowser(context, String(code.body.user_code), { prefilled: String(code.body.verification_uri_complete) });

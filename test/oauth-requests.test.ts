@@ -77,7 +77,7 @@ describe('device codes', () => {
     const res = await postJson(path('/auth/device/code'), { client_id: created.client_id, scope: 'profile:read' });
     expect(res.status).toBe(200);
     expect(Object.keys(res.body).sort()).toEqual(
-      ['device_code', 'expires_in', 'scope', 'user_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr'],
+      ['device_code', 'expires_in', 'interval', 'scope', 'user_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr'],
     );
     const body = res.body as Record<string, string | number>;
     expect(body.user_code).toMatch(/^[BCDFGHJKLMNPQRSTVWXZ]{4}-[BCDFGHJKLMNPQRSTVWXZ]{4}$/);
@@ -90,6 +90,7 @@ describe('device codes', () => {
     const png = Buffer.from(String(body.verification_uri_qr).slice('data:image/png;base64,'.length), 'base64');
     expect(png.subarray(0, 8)).toEqual(Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]));
     expect(body.expires_in).toBe(600);
+    expect(body.interval).toBe(5);
     expect(body.scope).toBe('profile:read');
 
     const poll = (deviceCode: unknown) => postJson(path('/auth/device/token'), { client_id: created.client_id, device_code: deviceCode });
@@ -211,8 +212,8 @@ describe('PKCE', () => {
 describe('redirect URIs', () => {
   it('never redirects to a redirect URI that is not registered, showing an error page instead', async () => {
     const c = await newCodeClient(app, { scopes: ['profile:read'] });
-    // (Another port on the loopback address would be allowed: RFC 8252 §7.3 lets native apps' ports vary.)
-    for (const redirectUri of ['https://attacker.example/callback', `${REDIRECT}/more`, 'http://localhost:8799/callback']) {
+    // Matched exactly, a loopback address's port included (oauth-loopback-redirect.test.ts).
+    for (const redirectUri of ['https://attacker.example/callback', `${REDIRECT}/more`, 'http://localhost:8799/callback', 'http://127.0.0.1:9999/callback']) {
       expectErrorPage(await authorize(await pkceParams(c.clientId, { redirect_uri: redirectUri })));
       // Not even for errors that would otherwise go back to the app.
       expectErrorPage(await authorize(await pkceParams(c.clientId, { redirect_uri: redirectUri, scope: 'email:read' })));

@@ -149,6 +149,18 @@ describe('bodies', () => {
   }, 20_000);
 });
 
+describe('requests Node refuses before the app sees them', () => {
+  it('answers a request line over 16 KiB with 431 in the envelope, on each API', async () => {
+    const long = 'x'.repeat(20_000);
+    const platform = await rawRequest(app.url, { method: 'GET', path: `/api/platform/v1/me/history?cursor=${long}` });
+    expect(platform.status).toBe(431);
+    expectPlatformEnvelope(platform, 'invalid_request');
+    const pub = await rawRequest(app.url, { method: 'GET', path: `/api/public/v1/catalog/search?q=${long}` });
+    expect({ status: pub.status, body: pub.json() }).toEqual({ status: 431, body: { message: 'The request line and headers are over the 16 KiB limit' } });
+    expect(pub.headers['x-service-request-id']).toMatch(REQUEST_ID);
+  });
+});
+
 describe('CORS', () => {
   it('answers a preflight and exposes the rate-limit headers and request id', async () => {
     const res = await rawRequest(app.url, {

@@ -25,8 +25,8 @@ let logged: { id: string; at: number }[] = [];
 beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
-  user = await member(app, 'homebody', ['profile:read', 'lists:read', 'lists:write']);
-  other = await member(app, 'neighbour', ['profile:read']);
+  user = await member(app, 'homebody', ['profile:read', 'lists:read', 'lists:write', 'history:read']);
+  other = await member(app, 'neighbour', ['profile:read', 'history:read']);
   const movie = (await resolveTitle(em(), { type: 'movie', movieDbId: SPIRITED_AWAY }))!;
   const show = (await resolveTitle(em(), { type: 'show', movieDbId: FIRST_SHOW }))!;
   const episodes = await resolveEpisodes(em(), Array.from({ length: 12 }, (_, i) => ({ titleId: show.id, season: 1 + Math.floor(i / 6), episode: 1 + (i % 6) })));
@@ -130,6 +130,16 @@ describe('GET /profile/home', () => {
     const doc = (await (await fetch(`${app.url}/api/platform/v1/openapi.json`)).json()) as { paths: Record<string, Record<string, { deprecated?: boolean }>> };
     expect(doc.paths['/profile/home']?.get?.deprecated).toBe(true);
     expect(doc.paths['/me/community-stats']?.get?.deprecated).toBeUndefined();
+  });
+
+  it('shows lists only to a token with lists:read and watches only to one with history:read (profile:read alone: both empty)', async () => {
+    const full = (await platform(app, user.token, 'GET', '/profile/home')).body as { lists: unknown[]; recentWatchHistory: unknown[] };
+    expect(full.lists.length).toBeGreaterThan(0);
+    expect(full.recentWatchHistory.length).toBeGreaterThan(0);
+    const only = async (scopes: string[]) => (await platform(app, await tokenWith(app, user, scopes), 'GET', '/profile/home')).body;
+    expect(await only(['profile:read'])).toEqual({ lists: [], recentWatchHistory: [] });
+    expect(await only(['profile:read', 'lists:read'])).toEqual({ lists: full.lists, recentWatchHistory: [] });
+    expect(await only(['profile:read', 'history:read'])).toEqual({ lists: [], recentWatchHistory: full.recentWatchHistory });
   });
 
   it('shows each user only their own watches', async () => {

@@ -31,7 +31,8 @@ const REQUESTS: Record<string, Send> = {
   unauthenticated: { method: 'GET', path: '/api/platform/v1/me' },
   'device-token': { method: 'POST', path: '/api/platform/v1/auth/device/token', body: { client_id: 'app_unknown', device_code: 'x' } },
   refresh: { method: 'POST', path: '/api/platform/v1/auth/refresh', body: { client_id: 'app_unknown', refresh_token: 'x' } },
-  'token-client': { method: 'POST', path: '/api/platform/v1/oauth/token', body: { grant_type: 'refresh_token', client_id: 'app_unknown', refresh_token: 'x' } },
+  // A code exchange: refreshes and device polls sent to /oauth/token also fill their own stricter buckets.
+  'token-client': { method: 'POST', path: '/api/platform/v1/oauth/token', body: { grant_type: 'authorization_code', client_id: 'app_unknown', code: 'x' } },
   revoke: { method: 'POST', path: '/api/platform/v1/oauth/revoke', body: { token: 'x', client_id: 'app_unknown' } },
   calendar: { method: 'GET', path: '/api/platform/v1/calendar', auth: true },
   history: { method: 'GET', path: '/api/platform/v1/me/history', auth: true },
@@ -48,7 +49,8 @@ const REQUESTS: Record<string, Send> = {
 
 // Measured elsewhere: token-reads, token-writes, app, device-code, public-search (rate-limits.test.ts),
 // consent-approvals (rate-limits-consent.test.ts); token-admission below with token-client.
-const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback']);
+// sign-in-*: failures, not requests, on the HTML sign-in forms (sign-in-throttle.test.ts).
+const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback', 'sign-in-account', 'sign-in-ip']);
 
 async function send(s: Send, address: string, token: string | undefined) {
   const headers: Record<string, string> = { 'x-forwarded-for': address };
@@ -92,7 +94,7 @@ describe('every bucket at its limit', () => {
     const answers = [];
     // Two clients of 90 each: no per-client bucket fills, the address's does.
     for (let i = 0; i < 181; i++) {
-      answers.push(await send({ method: 'POST', path: '/api/platform/v1/oauth/token', body: { grant_type: 'refresh_token', client_id: `app_x${i % 2}`, refresh_token: 'x' } }, address, undefined));
+      answers.push(await send({ method: 'POST', path: '/api/platform/v1/oauth/token', body: { grant_type: 'authorization_code', client_id: `app_x${i % 2}`, code: 'x' } }, address, undefined));
     }
     expect(answers.slice(0, 180).every((a) => a.status !== 429)).toBe(true);
     expect(answers[180]).toMatchObject({ status: 429, limit: '180' });

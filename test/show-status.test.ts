@@ -1,4 +1,4 @@
-// Automatic show-status transitions (DESIGN §7) as logged watches drive them: the rule table itself,
+// Automatic show-status transitions as logged watches drive them: the rule table itself,
 // then each transition over HTTP with the change records it leaves.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';

@@ -1,7 +1,9 @@
-// Deletes expired OAuth artifacts (codes, tokens, sessions, interactions) every few minutes. They are
+// Deletes expired OAuth artifacts (codes, tokens, sessions, interactions) and account-page sessions every
+// few minutes. They are
 // already ignored once expired; this keeps the table small. The delete is idempotent, so an overlapping
 // run (in-process runners of several instances) is harmless.
 import type { Job } from './job.ts';
+import { sweepExpiredAccountSessions } from '../core/accounts/sessions.ts';
 import { sweepExpiredArtifacts } from '../core/tokens/sweep.ts';
 
 export const OAUTH_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
@@ -9,5 +11,5 @@ export const OAUTH_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 export const oauthSweepJob: Job = {
   name: 'oauth-sweep',
   intervalMs: OAUTH_SWEEP_INTERVAL_MS,
-  run: async (em) => ({ deleted: await sweepExpiredArtifacts(em) }),
+  run: async (em) => ({ deleted: await sweepExpiredArtifacts(em), accountSessions: await sweepExpiredAccountSessions(em) }),
 };

@@ -1,11 +1,13 @@
-// The browser session of the account pages (connected apps): a signed cookie naming the user, valid for
-// a day, httpOnly and SameSite=Lax, sent only to /account. Forms carry a CSRF token derived from it.
+// The browser session of the account pages (connected apps): a random token in a cookie sent only to
+// /account (httpOnly, SameSite=Lax, a day), naming a session kept on the server (core/accounts/
+// sessions.ts), so signing out ends it for good. Forms carry a CSRF token derived from it.
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { ACCOUNT_SESSION_SECONDS, accountSessionUser, createAccountSession, endAccountSession } from '../core/accounts/sessions.ts';
 
 export const SESSION_COOKIE = 'mts_account';
 const LOGIN_COOKIE = 'mts_login';
-const SESSION_SECONDS = 24 * 60 * 60;
 const PATH = '/account';
 
 const sign = (key: string, value: string) => createHmac('sha256', key).update(value).digest('base64url');
@@ -19,7 +21,13 @@ function same(a: string, b: string): boolean {
 export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) return decodeURIComponent(part.slice(i + 1).trim());
+    if (i > 0 && part.slice(0, i).trim() === name) {
+      try {
+        return decodeURIComponent(part.slice(i + 1).trim());
+      } catch {
+        return undefined; // a malformed cookie is no cookie
+      }
+    }
   }
   return undefined;
 }
@@ -28,25 +36,24 @@ function setCookie(res: Response, name: string, value: string, maxAge: number, s
   res.append('Set-Cookie', `${name}=${encodeURIComponent(value)}; Path=${PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
 }
 
-export type AccountSession = { userId: string; csrf: string };
+export type AccountSession = { userId: string; token: string; csrf: string };
 
-export function startSession(res: Response, key: string, userId: string, secure: boolean): void {
-  const value = `${userId}.${Math.floor(Date.now() / 1000) + SESSION_SECONDS}`;
-  setCookie(res, SESSION_COOKIE, `${value}.${sign(key, value)}`, SESSION_SECONDS, secure);
+export async function startSession(em: EntityManager, res: Response, userId: string, secure: boolean): Promise<void> {
+  setCookie(res, SESSION_COOKIE, await createAccountSession(em, userId), ACCOUNT_SESSION_SECONDS, secure);
   setCookie(res, LOGIN_COOKIE, '', 0, secure);
 }
 
-export function endSession(res: Response, secure: boolean): void {
+export async function endSession(em: EntityManager, res: Response, session: AccountSession, secure: boolean): Promise<void> {
+  await endAccountSession(em, session.token);
   setCookie(res, SESSION_COOKIE, '', 0, secure);
 }
 
-export function currentSession(req: Request, key: string): AccountSession | undefined {
-  const raw = readCookie(req, SESSION_COOKIE);
-  const parts = raw?.split('.');
-  if (!parts || parts.length !== 3) return undefined;
-  const [userId, exp, mac] = parts as [string, string, string];
-  if (!same(mac, sign(key, `${userId}.${exp}`)) || Number(exp) < Date.now() / 1000) return undefined;
-  return { userId, csrf: sign(key, `csrf:${raw}`) };
+export async function currentSession(em: EntityManager, req: Request, key: string): Promise<AccountSession | undefined> {
+  const token = readCookie(req, SESSION_COOKIE);
+  // Tokens are 43 base64url characters: anything else is not worth a lookup.
+  if (!token || !/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  const userId = await accountSessionUser(em, token);
+  return userId ? { userId, token, csrf: sign(key, `csrf:${token}`) } : undefined;
 }
 
 /** Sign-in forms use a double-submitted nonce (login CSRF): a cookie and the same value in the form. */

@@ -1,14 +1,25 @@
 // /account: a signed-in user's connected apps, and revoking one (every token of its grants ends at once).
+// Sign-in goes through the password-guessing throttle; sign-out ends the account session on the server
+// and this browser's session with the authorization server, so neither old cookie works again.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { findUserById, verifyPassword } from '../core/accounts/service.ts';
+import type Provider from 'oidc-provider';
+import { findUserById } from '../core/accounts/service.ts';
+import { retryText, signInWithPassword } from '../core/accounts/sign-in.ts';
 import { listConnectedApps, revokeConnectedApp } from '../core/connected-apps/service.ts';
 import { ApiError } from '../core/errors.ts';
+import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
 import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
 import { PAGE_HEADERS, page } from './pages/layout.ts';
 
-type Deps = { orm: MikroORM; key: string; secure: boolean };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean };
+
+/** Ends the browser's session with the authorization server (its `_session` cookie), through the provider's model. */
+async function endProviderSession(provider: Provider, req: Request, res: Response): Promise<void> {
+  const session = await provider.Session.get(provider.createContext(req, res));
+  if (session.accountId) await session.destroy();
+}
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
@@ -16,9 +27,10 @@ export function accountRoutes(deps: Deps): Router {
   const r = express.Router();
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
   const em = () => deps.orm.em.fork();
+  const failures = new FailureLimits(deps.limits);
 
   const showApps = async (req: Request, res: Response, notice?: string) => {
-    const session = currentSession(req, deps.key);
+    const session = await currentSession(em(), req, deps.key);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure) }));
     send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
@@ -31,15 +43,19 @@ export function accountRoutes(deps: Deps): Router {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!validLoginNonce(req, body.nonce)) return send(res, 403, page('Something went wrong', '<p>The form has expired. Go back and try again.</p>'));
     const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
-    const user = username && password ? await verifyPassword(em(), username, password) : null;
-    if (!user) return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username }));
-    startSession(res, deps.key, user.id, deps.secure);
+    const signIn = await signInWithPassword(em(), failures, { username: body.username, password: body.password, ip: req.ip ?? '' });
+    if (signIn.outcome === 'throttled') {
+      for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
+      const error = `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`;
+      return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username }));
+    }
+    if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username }));
+    await startSession(em(), res, signIn.user.id, deps.secure);
     res.redirect(303, '/account/connected-apps');
   }));
 
   r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
-    const session = currentSession(req, deps.key);
+    const session = await currentSession(em(), req, deps.key);
     if (!session || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. Sign in again.</p>'));
     }
@@ -52,10 +68,13 @@ export function accountRoutes(deps: Deps): Router {
     }
   }));
 
-  r.post('/account/sign-out', (req, res) => {
-    const session = currentSession(req, deps.key);
-    if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) endSession(res, deps.secure);
+  r.post('/account/sign-out', wrap(async (req, res) => {
+    const session = await currentSession(em(), req, deps.key);
+    if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
+      await endSession(em(), res, session, deps.secure);
+      await endProviderSession(deps.provider, req, res);
+    }
     res.redirect(303, '/account/connected-apps');
-  });
+  }));
   return r;
 }

@@ -14,6 +14,7 @@ export function clientMetadata(app: App): Record<string, unknown> | undefined {
     client_name: app.name,
     redirect_uris: app.redirect_uris,
     // Loopback and private-use redirect URIs are native apps' (RFC 8252); the provider checks them so.
+    // Its loopback port freedom is not offered: authorize-check.ts matches every redirect URI exactly first.
     application_type: app.redirect_uris.some(isNative) ? 'native' : 'web',
     grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
     response_types: ['code'],

@@ -16,6 +16,7 @@ import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
 import { interactionRoutes } from './interactions.ts';
 import { providerKeys } from './keys.ts';
+import { atBaseUrl } from './origin.ts';
 import { createProvider } from './provider.ts';
 import { shapeResponses } from './shape.ts';
 import { endpointShims } from './shims.ts';
@@ -46,16 +47,19 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
     return Boolean(this.clientSecret && actual) && verifySecret(this.clientSecret!, actual);
   };
   shapeResponses(provider, orm);
-  const callback = provider.callback() as (req: Request, res: Response) => void;
+  const callback = atBaseUrl(provider.callback() as (req: Request, res: Response) => void, deps.config.baseUrl);
   const { cookieKeys } = await providerKeys(orm);
 
   const router = express.Router();
   // Plain OAuth 2.0: no OpenID Connect discovery document.
   router.get('/.well-known/openid-configuration', (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
-  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log }));
-  router.use(accountRoutes({ orm, key: cookieKeys[0]!, secure: deps.config.baseUrl.startsWith('https:') }));
-  router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm));
-  router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm));
+  // Nothing in the spec needs the signing keys (access tokens are opaque, no ID tokens are issued).
+  router.get(OAUTH_ROUTES.jwks, (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
+  const secure = deps.config.baseUrl.startsWith('https:');
+  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure }));
+  router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure }));
+  router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
+  router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));
   router.use((req: Request, res: Response, next: NextFunction) => (isProviderPath(req.path) ? callback(req, res) : next()));
 

@@ -1,20 +1,27 @@
 // The browser side of an authorization: sign-in and consent for an interaction the provider started
-// (authorization code flow, or a device code a user confirmed). Consent of a code flow is posted to
-// `POST /oauth/authorize` with `decision` (the spec's form); consent of a device flow to the
-// interaction itself. Every form carries a CSRF token bound to its interaction.
+// (authorization code flow, or a device code a user confirmed). Every step belongs to the browser that
+// started the authorization: the pages and the forms posted below them read their interaction through
+// the provider's `interactionDetails`, which checks the interaction cookie it set in that browser, so a
+// sign-in link sent to someone else signs no one in. Consent of a code flow is posted to
+// `POST /oauth/authorize` (the spec's form), where that cookie (scoped to the interaction's own path) is
+// not sent: the consent page sets a secret of its own scoped to that path, and the form's token is
+// bound to it (consent-cookie.ts). Consent of a device flow is posted to the interaction itself.
+// Passwords go through the guessing throttle (core/accounts/sign-in.ts).
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
-import { findUserById, verifyPassword } from '../core/accounts/service.ts';
-import { rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
+import { findUserById } from '../core/accounts/service.ts';
+import { retryText, signInWithPassword } from '../core/accounts/sign-in.ts';
+import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { limitById } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
+import { consentCookieToken, validConsentToken, clearConsentCookie } from './consent-cookie.ts';
 import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
 import { PAGE_HEADERS, page, escapeHtml } from './pages/layout.ts';
 import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
 
-type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger };
+type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger; secure: boolean };
 type Details = InstanceType<Provider['Interaction']>;
 
 function send(res: Response, status: number, html: string) {
@@ -25,25 +32,38 @@ function problem(res: Response, status: number, message: string) {
   send(res, status, page('Something went wrong', `<p>${escapeHtml(message)}</p>`));
 }
 
+const OTHER_BROWSER = 'This sign-in was started in another browser, or it has expired. Nobody was signed in. Start again from the app, in this browser.';
+
 /**
- * The interaction by its id. Its cookie is scoped to the interaction's own path, so the spec's consent
- * form (posted to /oauth/authorize) could not use it; the browser is still checked where it matters:
- * the provider's resume step accepts only the browser that started the authorization.
+ * The interaction of this browser, as the provider's cookie names it, and only when it is the one the
+ * path names; undefined when the browser did not start it (or it expired, or its session changed).
  */
-async function details(deps: Deps, uid: unknown): Promise<Details | undefined> {
-  if (typeof uid !== 'string' || !uid) return undefined;
-  return (await deps.provider.Interaction.find(uid)) ?? undefined;
+async function browserInteraction(deps: Deps, req: Request, res: Response): Promise<Details | undefined> {
+  try {
+    const d = await deps.provider.interactionDetails(req, res);
+    return d.uid === req.params.uid ? d : undefined;
+  } catch (err) {
+    if ((err as { name?: string }).name === 'SessionNotFound') return undefined;
+    throw err;
+  }
 }
 
-/** Records the outcome and sends the browser back to the provider (what interactionFinished does). */
-async function finish(d: Details, res: Response, result: Record<string, unknown>) {
-  d.result = result;
-  await d.save(d.exp - Math.floor(Date.now() / 1000));
-  res.redirect(303, d.returnTo);
+/**
+ * The interaction a consent form posted to /oauth/authorize names, checked as interactionDetails checks
+ * its own: it exists, and the provider session it was started in still belongs to the same account.
+ */
+async function postedInteraction(deps: Deps, uid: string): Promise<Details | undefined> {
+  const d = await deps.provider.Interaction.find(uid);
+  if (!d) return undefined;
+  if (d.session?.uid) {
+    const session = await deps.provider.Session.findByUid(d.session.uid);
+    if (!session || session.accountId !== d.session.accountId) return undefined;
+  }
+  return d;
 }
 
 /** The spec's consent form fields for a code flow; a device flow's consent posts to the interaction. */
-function consentForm(d: Details, csrf: string): ConsentForm {
+function consentForm(deps: Deps, d: Details, res: Response): ConsentForm {
   const p = d.params as Record<string, string | undefined>;
   if (p.redirect_uri) {
     return {
@@ -57,75 +77,84 @@ function consentForm(d: Details, csrf: string): ConsentForm {
         scope: p.scope,
         state: p.state,
         interaction: d.uid,
-        csrf,
+        csrf: consentCookieToken(res, deps.csrfKey, d, deps.secure),
       },
     };
   }
-  return { action: `${INTERACTION_BASE}/${d.uid}/consent`, fields: { csrf } };
+  return { action: `${INTERACTION_BASE}/${d.uid}/consent`, fields: { csrf: csrfToken(deps.csrfKey, d.uid) } };
 }
 
-async function render(deps: Deps, d: Details, res: Response, error?: string, username?: string) {
+async function render(deps: Deps, d: Details, res: Response, opts: { status?: number; error?: string; username?: string } = {}) {
   const client = await deps.provider.Client.find(String(d.params.client_id));
   const appName = client?.clientName ?? String(d.params.client_id);
-  const csrf = csrfToken(deps.csrfKey, d.uid);
   if (d.prompt.name === 'login') {
-    send(res, error ? 400 : 200, signInPage({ action: `${INTERACTION_BASE}/${d.uid}/login`, csrf, appName, error, username }));
+    const csrf = csrfToken(deps.csrfKey, d.uid);
+    send(res, opts.status ?? 200, signInPage({ action: `${INTERACTION_BASE}/${d.uid}/login`, csrf, appName, error: opts.error, username: opts.username }));
     return;
   }
   const user = await findUserById(deps.orm.em.fork(), String(d.session?.accountId));
   const scopes = String(d.params.scope ?? '').split(' ').filter(Boolean);
-  send(res, 200, consentPage({ appName, username: user?.username ?? '', scopes, form: consentForm(d, csrf) }));
+  send(res, 200, consentPage({ appName, username: user?.username ?? '', scopes, form: consentForm(deps, d, res) }));
 }
 
-/** Approves (a grant with the requested scopes) or denies, and hands the browser back to the provider. */
-async function decide(deps: Deps, d: Details, decision: string, res: Response) {
-  if (decision === 'deny') return finish(d, res, { error: 'access_denied', error_description: 'The user denied the request' });
+/** The grant an approval hands back to the provider, or a 429 page when the user approves too often. */
+async function approve(deps: Deps, d: Details, res: Response): Promise<string | undefined> {
   const accountId = String(d.session?.accountId);
   const clientId = String(d.params.client_id);
   // Approvals per user (spec: 30 a minute): counted before anything is granted.
   const approvals = await deps.limits.check([{ limit: limitById('consent-approvals'), key: accountId }]).catch(() => undefined);
   if (approvals && !approvals.allowed) {
     for (const [name, value] of Object.entries(rateLimitHeaders(approvals))) res.setHeader(name, value);
-    return problem(res, 429, `Too many approvals in a short time. Try again in ${approvals.retryAfter} seconds.`);
+    problem(res, 429, `Too many approvals in a short time. Try again in ${approvals.retryAfter} seconds.`);
+    return undefined;
   }
   const grant = d.grantId ? await deps.provider.Grant.find(d.grantId) : new deps.provider.Grant({ accountId, clientId });
   if (!grant) throw new Error('grant of the interaction not found');
   // Without resource indicators the provider keeps every scope as an "OIDC" scope of the grant.
   const missing = (d.prompt.details as { missingOIDCScope?: string[] }).missingOIDCScope ?? [];
   if (missing.length) grant.addOIDCScope(missing.join(' '));
-  const grantId = await grant.save();
-  await finish(d, res, { ...d.lastSubmission, consent: { grantId } });
+  return grant.save();
 }
+
+const DENIED = { error: 'access_denied', error_description: 'The user denied the request' };
 
 export function interactionRoutes(deps: Deps): Router {
   const r = express.Router();
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
+  const failures = new FailureLimits(deps.limits);
 
   r.get(`${INTERACTION_BASE}/:uid`, wrap(async (req, res) => {
-    const d = await details(deps, req.params.uid);
-    if (!d) return problem(res, 400, 'This sign-in has expired or was opened in another browser. Start again from the app.');
+    const d = await browserInteraction(deps, req, res);
+    if (!d) return problem(res, 403, OTHER_BROWSER);
     await render(deps, d, res);
   }));
 
   r.post(`${INTERACTION_BASE}/:uid/login`, wrap(async (req, res) => {
-    const d = await details(deps, req.params.uid);
-    if (!d || d.prompt.name !== 'login') return problem(res, 400, 'This sign-in has expired. Start again from the app.');
+    const d = await browserInteraction(deps, req, res);
+    if (!d) return problem(res, 403, OTHER_BROWSER);
+    if (d.prompt.name !== 'login') return problem(res, 400, 'This sign-in is already done. Go back to the app.');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!validCsrf(deps.csrfKey, d.uid, body.csrf)) return problem(res, 403, 'The form has expired. Go back and try again.');
     const username = typeof body.username === 'string' ? body.username : '';
-    const password = typeof body.password === 'string' ? body.password : '';
-    const user = username && password ? await verifyPassword(deps.orm.em.fork(), username, password) : null;
-    if (!user) return render(deps, d, res, 'Wrong username or password.', username);
-    await finish(d, res, { login: { accountId: user.id } });
+    const signIn = await signInWithPassword(deps.orm.em.fork(), failures, { username: body.username, password: body.password, ip: req.ip ?? '' });
+    if (signIn.outcome === 'throttled') {
+      for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
+      return render(deps, d, res, { status: 429, error: `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`, username });
+    }
+    if (signIn.outcome === 'wrong') return render(deps, d, res, { status: 400, error: 'Wrong username or password.', username });
+    await deps.provider.interactionFinished(req, res, { login: { accountId: signIn.user.id } }, { mergeWithLastSubmission: false });
   }));
 
   r.post(`${INTERACTION_BASE}/:uid/consent`, wrap(async (req, res) => {
-    const d = await details(deps, req.params.uid);
-    if (!d || d.prompt.name !== 'consent') return problem(res, 400, 'This request has expired. Start again from your device.');
+    const d = await browserInteraction(deps, req, res);
+    if (!d) return problem(res, 403, OTHER_BROWSER);
+    if (d.prompt.name !== 'consent') return problem(res, 400, 'This request has expired. Start again from your device.');
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!validCsrf(deps.csrfKey, d.uid, body.csrf)) return problem(res, 403, 'The form has expired. Go back and try again.');
     if (body.decision !== 'approve' && body.decision !== 'deny') return problem(res, 400, 'Choose Allow or Deny.');
-    await decide(deps, d, body.decision, res);
+    if (body.decision === 'deny') return deps.provider.interactionFinished(req, res, DENIED);
+    const grantId = await approve(deps, d, res);
+    if (grantId) await deps.provider.interactionFinished(req, res, { consent: { grantId } });
   }));
 
   // The spec's consent form: POST /oauth/authorize with `decision`. Without `decision` it is an ordinary
@@ -133,19 +162,28 @@ export function interactionRoutes(deps: Deps): Router {
   r.post(OAUTH_ROUTES.authorization, (req, res, next) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!('decision' in body)) return next();
-    consentDecision(res, body).catch(next);
+    consentDecision(req, res, body).catch(next);
   });
 
-  const consentDecision = async (res: Response, body: Record<string, unknown>) => {
-    const d = await details(deps, body.interaction);
+  const consentDecision = async (req: Request, res: Response, body: Record<string, unknown>) => {
+    const uid = typeof body.interaction === 'string' ? body.interaction : '';
+    // The token is bound to the secret the consent page set in the browser that the provider's cookie
+    // had already checked: another browser, or a page elsewhere posting here, has no such secret.
+    if (!uid || !validConsentToken(req, deps.csrfKey, uid, body.csrf)) return problem(res, 403, OTHER_BROWSER);
+    const d = await postedInteraction(deps, uid);
     if (!d || d.prompt.name !== 'consent') return problem(res, 400, 'This request has expired. Start again from the app.');
-    if (!validCsrf(deps.csrfKey, d.uid, body.csrf)) return problem(res, 403, 'The form has expired. Go back and try again.');
     const p = d.params as Record<string, unknown>;
     for (const field of ['client_id', 'redirect_uri', 'code_challenge'] as const) {
       if (typeof body[field] !== 'string' || body[field] !== p[field]) return problem(res, 400, `${field} does not match the request being approved.`);
     }
     if (body.decision !== 'approve' && body.decision !== 'deny') return problem(res, 400, 'decision must be approve or deny.');
-    await decide(deps, d, body.decision, res);
+    const result = body.decision === 'deny' ? DENIED : await approve(deps, d, res).then((grantId) => grantId && { ...d.lastSubmission, consent: { grantId } });
+    if (!result) return;
+    clearConsentCookie(res, uid, deps.secure);
+    // What interactionFinished does, on the interaction this form named (its cookie is not sent here).
+    d.result = result;
+    await d.save(d.exp - Math.floor(Date.now() / 1000));
+    res.redirect(303, d.returnTo);
   };
   return r;
 }

@@ -1,4 +1,4 @@
-// The authorization server: node oidc-provider configured as DESIGN §4 describes. Plain OAuth 2.0 (no
+// The authorization server: node oidc-provider, mounted at the service root. Plain OAuth 2.0 (no
 // OpenID Connect: no userinfo, logout or dev interactions), the spec's 16 scopes, PKCE S256 for every
 // client, rotating refresh tokens, and the device flow. Clients are the apps of the `app` table.
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -46,6 +46,8 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
       rpInitiatedLogout: { enabled: false },
       introspection: { enabled: false },
       revocation: { enabled: true },
+      // Not in the spec: an authorization pushed there would skip the checks in front of the authorization endpoint.
+      pushedAuthorizationRequests: { enabled: false },
       deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', ...devicePages },
     },
     ttl: {
@@ -69,7 +71,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
       id_token_signed_response_alg: 'ES256',
     },
     clientAuthMethods: ['none', 'client_secret_post', 'client_secret_basic'],
-    interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${INTERACTION_BASE}/${interaction.uid}` },
+    interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${deps.config.baseUrl}${INTERACTION_BASE}/${interaction.uid}` },
     cookies: {
       keys: keys.cookieKeys,
       long: { httpOnly: true, sameSite: 'lax', signed: true, secure: deps.config.baseUrl.startsWith('https:') },
@@ -79,5 +81,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     renderError: renderErrorPage,
   };
   const provider = new Provider(deps.config.baseUrl, configuration);
+  // The service is the provider's trusted proxy: it states the public origin (BASE_URL) on every request (origin.ts).
+  provider.proxy = true;
   return provider;
 }

@@ -1,16 +1,18 @@
 // Shapes the provider's answers into the spec's, in one provider middleware: errors in the envelope,
 // `token_type` bearer with `refresh_expires_in` (and `username` on device tokens), the device code
 // response with `verification_uri_qr`, device polling errors as `expired`, `scope` on the
-// authorization redirect, and RFC 8414 metadata without OpenID Connect's fields.
+// authorization redirect, RFC 8414 metadata without OpenID Connect's fields, the device flow's polling
+// interval (`interval`, `slow_down`), and the envelope's 404 for what the provider has no route for.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
-import type { KoaContextWithOIDC } from 'oidc-provider';
+import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import QRCode from 'qrcode';
 import { findUserById } from '../core/accounts/service.ts';
 import { SCOPES } from '../core/apps/scopes.ts';
 import { recordGrantUse } from '../core/connected-apps/service.ts';
 import { artifactKey } from './adapter.ts';
-import { REFRESH_TOKEN_TTL } from './provider.ts';
+import { DEVICE_POLL_INTERVAL, recordDevicePoll } from './device-polling.ts';
+import { DEVICE_CODE_TTL, REFRESH_TOKEN_TTL } from './provider.ts';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -30,7 +32,29 @@ function shapeError(ctx: KoaContextWithOIDC, body: Body) {
   // Device polling: an expired, unknown or used device code is `expired` (spec's state table).
   if (params?.grant_type === DEVICE_GRANT && (code === 'expired_token' || code === 'invalid_grant')) code = 'expired';
   const message = typeof body.error_description === 'string' ? body.error_description : code;
-  ctx.body = { error: code, message, request_id: (ctx.req as { id?: string }).id ?? null };
+  // `slow_down` tells the device its code's new interval.
+  const extra = typeof body.interval === 'number' ? { interval: body.interval } : {};
+  ctx.body = { error: code, message, request_id: (ctx.req as { id?: string }).id ?? null, ...extra };
+}
+
+/**
+ * A pending device code polled sooner than its interval: `slow_down` (RFC 8628 §3.5, "a variant of
+ * authorization_pending"), with the code's new interval. Only pending answers are turned: an approved
+ * code still gets its tokens, an expired one its error.
+ */
+async function paceDevicePoll(ctx: KoaContextWithOIDC, orm: MikroORM) {
+  const deviceCode = (ctx.oidc.params as Body).device_code;
+  if (typeof deviceCode !== 'string') return;
+  const poll = await recordDevicePoll(orm, deviceCode, DEVICE_CODE_TTL);
+  if (!poll.tooSoon) return;
+  const slowDown = new errors.SlowDown();
+  ctx.body = { error: slowDown.error, error_description: slowDown.error_description, interval: poll.interval };
+}
+
+/** A path or method the provider has no route for (TRACE, PUT, a turned-off feature): the envelope's 404. */
+function notFound(ctx: KoaContextWithOIDC) {
+  ctx.status = 404;
+  ctx.body = { error: 'not_found', message: `No route for ${ctx.method} ${ctx.path}`, request_id: (ctx.req as { id?: string }).id ?? null };
 }
 
 async function shapeToken(ctx: KoaContextWithOIDC, body: Body, orm: MikroORM) {
@@ -80,8 +104,11 @@ export function shapeResponses(provider: Provider, orm: MikroORM): void {
       ctx.set('X-Frame-Options', 'DENY');
       if (!ctx.response.get('Content-Security-Policy')) ctx.set('Content-Security-Policy', "frame-ancestors 'none'");
     }
-    const body = ctx.body as Body | undefined;
     const route = ctx.oidc?.route;
+    if (!route && ctx.status === 404 && ctx.body == null) return notFound(ctx);
+    const pending = route === 'token' && ctx.status === 400 && (ctx.body as Body | undefined)?.error === 'authorization_pending';
+    if (pending && (ctx.oidc.params as Body | undefined)?.grant_type === DEVICE_GRANT) await paceDevicePoll(ctx, orm);
+    const body = ctx.body as Body | undefined;
     if (ctx.status >= 300 && ctx.status < 400 && (route === 'resume' || route === 'authorization')) {
       completeRedirect(ctx);
       return;
@@ -91,6 +118,7 @@ export function shapeResponses(provider: Provider, orm: MikroORM): void {
     if (route === 'token' && typeof body.access_token === 'string') return shapeToken(ctx, body, orm);
     if (route === 'device_authorization' && typeof body.verification_uri_complete === 'string') {
       body.scope = String((ctx.oidc.params as Body).scope ?? '');
+      body.interval = DEVICE_POLL_INTERVAL;
       body.verification_uri_qr = await QRCode.toDataURL(body.verification_uri_complete, { errorCorrectionLevel: 'M', margin: 1 });
       return;
     }

@@ -9,7 +9,7 @@ import { findApp, type App } from '../core/apps/service.ts';
 import { isScope } from '../core/apps/scopes.ts';
 import { ApiError } from '../core/errors.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
-import { limitById } from '../core/limits/table.ts';
+import { limitById, type Bucket } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
 import { checkBuckets } from '../rest/rate-limit.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from './routes.ts';
@@ -74,6 +74,20 @@ export async function activeApp(orm: MikroORM, clientId: string | undefined): Pr
 
 // Limits that need the body: token and revoke requests are counted per client and address.
 const PER_CLIENT: Record<string, string> = { [OAUTH_ROUTES.token]: 'token-client', [OAUTH_ROUTES.revocation]: 'revoke' };
+// A refresh or a device poll sent to /oauth/token counts against the bucket of its own endpoint
+// (/auth/refresh, /auth/device/token; per address), so the general token endpoint is no way around them.
+const PER_GRANT: Record<string, string> = { refresh_token: 'refresh', 'urn:ietf:params:oauth:grant-type:device_code': 'device-token' };
+
+/** The buckets counted here, once the body names the client and the grant type. */
+function bodyBuckets(req: Request, form: Record<string, string>): Bucket[] {
+  const buckets: Bucket[] = [];
+  const perClient = PER_CLIENT[req.path];
+  if (perClient) buckets.push({ limit: limitById(perClient), key: `${clientIdOf(req, form) ?? '-'}:${req.ip}` });
+  const perGrant = req.path === OAUTH_ROUTES.token && form.grant_type ? PER_GRANT[form.grant_type] : undefined;
+  // The same key as the HTTP pipeline gives these buckets on their own paths (rest/rate-limit.ts).
+  if (perGrant) buckets.push({ limit: limitById(perGrant), key: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+  return buckets;
+}
 
 export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Logger }, provider: Handler): Router {
   const { orm } = deps;
@@ -85,16 +99,16 @@ export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Lo
       for (const field of REQUIRED[req.path] ?? []) {
         if (!form[field]) throw new ApiError('invalid_request', `${field} is required`);
       }
-      const perClient = PER_CLIENT[req.path];
-      if (perClient) {
-        const clientId = clientIdOf(req, form) ?? '-';
-        await checkBuckets(deps.limits, deps.log, res, [{ limit: limitById(perClient), key: `${clientId}:${req.ip}` }]);
-      }
+      const buckets = bodyBuckets(req, form);
+      if (buckets.length) await checkBuckets(deps.limits, deps.log, res, buckets);
       const grantType = GRANT_OF[req.path];
       if (grantType) form.grant_type = grantType;
       // Every endpoint, revocation included: an unknown or inactive app is unauthorized_client (spec).
       const app = await activeApp(orm, clientIdOf(req, form));
       if (req.path === OAUTH_ROUTES.device_authorization) form.scope = checkedScope(app, form.scope);
+      // A token request that names a scope (a refresh narrowing its grant) gets it checked as well: the
+      // provider would drop an unknown one from some grants without a word.
+      else if ((grantType || req.path === OAUTH_ROUTES.token) && form.scope?.trim()) form.scope = checkedScope(app, form.scope);
       req.headers['content-type'] = 'application/x-www-form-urlencoded';
       req.body = form;
       if (grantType) req.url = OAUTH_ROUTES.token;

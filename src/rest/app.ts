@@ -1,4 +1,4 @@
-// The HTTP application: the request pipeline of DESIGN §2 in order, then the routes, then 404 and the
+// The HTTP application: the request pipeline in order, then the routes, then 404 and the
 // error envelope. Bearer authentication and rate limiting plug in at the marked points.
 import express, { type Express, type NextFunction, type Request, type RequestHandler, type Response } from 'express';
 import { createExpressMiddleware } from '@trpc/server/adapters/express';
@@ -11,9 +11,11 @@ import { appRouter, platformRouter, publicRouter } from '../rpc/app-router.ts';
 import { toApiError } from '../rpc/errors.ts';
 import { accessLog } from './access-log.ts';
 import { readBody } from './body.ts';
+import { refuseNul } from './nul-guard.ts';
+import { readTrpcQueryInput } from './trpc-query-input.ts';
 import { cors } from './cors.ts';
 import { docsPage } from './docs-page.ts';
-import { PLATFORM_BASE, PUBLIC_BASE, sendError } from './envelope.ts';
+import { PLATFORM_BASE, PUBLIC_BASE, sendError, TRPC_BASE } from './envelope.ts';
 import { createContext, facade } from './facade.ts';
 import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
@@ -56,12 +58,13 @@ export function createApp(deps: AppDeps): Express {
   // id, no log line, no rate limit), and the duration of every other request (rest/metrics.ts).
   app.use(deps.drain?.middleware ?? pass, metricsEndpoint(config.metricsToken), requestMetrics);
   // 1. request id, 2. access log, 3. CORS, 4. bearer authentication, 5. rate limits (headers on every
-  // response from here on, errors included), 6. body (size limits, deadline, parse)
+  // response from here on, errors included), 6. body (size limits, deadline, JSON depth, parse) and the
+  // JSON input of /trpc GET calls, 7. no NUL character anywhere in the request
   app.use(requestId, accessLog(log), cors);
   app.use(deps.oauth?.authenticate ?? pass);
   app.use(deps.limits ? rateLimit(deps.limits, log) : pass);
   app.use((req: Request, _res: Response, next: NextFunction) => next(req.authFailure));
-  app.use(readBody);
+  app.use(readBody, readTrpcQueryInput, refuseNul);
   if (deps.oauth) app.use(deps.oauth.router);
 
   app.use(health(deps.orm));
@@ -79,7 +82,7 @@ export function createApp(deps: AppDeps): Express {
 
   // First-party clients: the same procedures over tRPC's own protocol.
   app.use(
-    '/trpc',
+    TRPC_BASE,
     createExpressMiddleware({
       router: appRouter,
       createContext: ({ req }) => createContext(deps, req),

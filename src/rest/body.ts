@@ -1,10 +1,12 @@
 // Reads and parses request bodies for every route (APIs and OAuth alike), with the spec's limits:
 // JSON and form bodies up to 64 KiB (512 KiB on /sync/*), exactly the limit accepted and one byte more
 // a 413; the whole body within 10 s or a 408. Node's own server timeout answers a slow body only after
-// minutes and without a body, so the deadline is enforced here.
+// minutes and without a body, so the deadline is enforced here. JSON nested deeper than 64 levels is a
+// 400, refused before it is parsed (json-depth.ts).
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
 import { PLATFORM_BASE } from './envelope.ts';
+import { refuseDeepJson } from './json-depth.ts';
 
 export const BODY_LIMIT = 64 * 1024;
 export const SYNC_BODY_LIMIT = 512 * 1024;
@@ -23,11 +25,13 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-export function parseBody(type: string, raw: Buffer): unknown {
+export function parseBody(req: Request, type: string, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   if (type === 'application/json' || type.endsWith('+json')) {
+    const text = raw.toString('utf8');
+    refuseDeepJson(req, text, 'JSON body');
     try {
-      return JSON.parse(raw.toString('utf8'));
+      return JSON.parse(text);
     } catch (err) {
       throw new ApiError('invalid_request', `Malformed JSON body: ${(err as Error).message}`);
     }
@@ -80,7 +84,7 @@ export function readBody(req: Request, res: Response, next: NextFunction): void 
       return;
     }
     try {
-      req.body = parseBody(mediaType(req), Buffer.concat(chunks, size));
+      req.body = parseBody(req, mediaType(req), Buffer.concat(chunks, size));
       next();
     } catch (parseErr) {
       next(parseErr);

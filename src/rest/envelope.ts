@@ -5,6 +5,12 @@ import type { ApiError } from '../core/errors.ts';
 
 export const PUBLIC_BASE = '/api/public/v1';
 export const PLATFORM_BASE = '/api/platform/v1';
+/** First-party clients: the same procedures over tRPC's own protocol. */
+export const TRPC_BASE = '/trpc';
+
+export function isTrpcPath(path: string): boolean {
+  return path === TRPC_BASE || path.startsWith(`${TRPC_BASE}/`);
+}
 
 export function isPublicPath(path: string): boolean {
   return path === PUBLIC_BASE || path.startsWith(`${PUBLIC_BASE}/`);

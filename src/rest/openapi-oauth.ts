@@ -26,7 +26,7 @@ export const oauthSchemas: Record<string, Json> = {
   },
   DeviceCodeResponse: {
     type: 'object',
-    required: ['user_code', 'device_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr', 'expires_in', 'scope'],
+    required: ['user_code', 'device_code', 'verification_uri', 'verification_uri_complete', 'verification_uri_qr', 'expires_in', 'interval', 'scope'],
     properties: {
       user_code: str,
       device_code: str,
@@ -34,6 +34,7 @@ export const oauthSchemas: Record<string, Json> = {
       verification_uri_complete: { type: 'string', format: 'uri' },
       verification_uri_qr: { type: 'string', description: 'PNG QR code of verification_uri_complete as a data URL' },
       expires_in: { type: 'integer' },
+      interval: { type: 'integer', description: 'Seconds to wait between polls (5); a poll sooner than that is answered slow_down and the interval grows by 5' },
       scope: str,
     },
   },
@@ -140,7 +141,8 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'device-token',
       tags: ['oauth'],
-      summary: 'Poll for tokens: 400 authorization_pending until approved, 400 expired when the code is invalid or expired',
+      summary:
+        'Poll for tokens: 400 authorization_pending until approved, 400 slow_down (with the new `interval`) when polled sooner than the interval, 400 expired when the code is invalid or expired',
       requestBody: { required: true, content: jsonOrForm(ref('DeviceTokenRequest')) },
       responses: { '200': { description: 'Tokens and the username', content: json(ref('DeviceTokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
     },

@@ -11,6 +11,8 @@ declare module 'express-serve-static-core' {
     authFailure?: Error;
     /** The route pattern that answered (for logs and metrics), e.g. `GET /catalog/search`. */
     route_label?: string;
+    /** The parsed JSON `input` query parameter of a /trpc GET call (trpc-query-input.ts). */
+    queryInput?: unknown;
   }
 }
 

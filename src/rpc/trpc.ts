@@ -25,7 +25,7 @@ export type Context = {
 };
 
 export type Meta = OpenApiMeta<{
-  /** Scope a platform procedure requires (spec scope table; DESIGN §3). */
+  /** Scope a platform procedure requires (spec scope table). */
   scope?: string;
 }>;
 
@@ -33,9 +33,14 @@ const t = initTRPC
   .context<Context>()
   .meta<Meta>()
   .create({
+    // No stack trace or file path ever goes on the wire, whatever NODE_ENV says: tRPC's development
+    // default (NODE_ENV unset, `development`, `test`) puts the stack in `data.stack`. Failures are logged
+    // with their stack server-side instead (the onError handlers in src/rest).
+    isDev: false,
     errorFormatter({ shape, error }) {
       const apiError = toApiError(error);
-      return { ...shape, message: apiError.message, data: { ...shape.data, error: apiError.code, httpStatus: apiError.status } };
+      const { stack: _stack, ...data } = shape.data;
+      return { ...shape, message: apiError.message, data: { ...data, error: apiError.code, httpStatus: apiError.status } };
     },
   });
 

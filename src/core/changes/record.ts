@@ -1,5 +1,5 @@
 // Recording a change for the change feed. Call it with the transaction's EntityManager, in the same
-// transaction as the write it describes: the change commits with the write or not at all (DESIGN §3).
+// transaction as the write it describes: the change commits with the write or not at all.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../db/sql.ts';
 import type { ChangeResource } from './resources.ts';

@@ -1,5 +1,5 @@
 // The resources the change feed and the snapshot know, and the read scope a token needs to see each
-// (DESIGN §3: the feed is filtered to what the token may read). A module that records a new resource
+// (the feed is filtered to what the token may read). A module that records a new resource
 // adds it here.
 export const CHANGE_RESOURCES = {
   history: 'history:read',

@@ -1,5 +1,5 @@
 // GET /me/collection: the user's collection, newest first, in keyset pages by item id. A cursor is bound
-// to the type filter and the limit it was made with (DESIGN §3).
+// to the type filter and the limit it was made with.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query, sqlParams, type Sql } from '../db/sql.ts';
 import { decodeCursor, encodeCursor } from '../paging/cursor.ts';

@@ -2,7 +2,7 @@
 // and writes. The contract marks no field of a collection item nullable, so a whole-title item has
 // `season` 0 and an item without notes has `notes` "" (the catalog's rule: no nulls the spec does not show).
 import { z } from 'zod';
-import { queryInt } from '../wire/numbers.ts';
+import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
 
 /** The formats a copy can be in, in the order the title detail lists them. */
 export const COLLECTION_FORMATS = ['uhd_bluray', 'bluray', 'hd_dvd', 'dvd', 'digital', 'vhs', 'laserdisc'] as const;
@@ -10,7 +10,6 @@ export type CollectionFormat = (typeof COLLECTION_FORMATS)[number];
 
 export const NOTES_MAX = 500;
 // Ids are stored as PostgreSQL integers (movie database ids, seasons) and bigints (item ids).
-const INT_MAX = 2_147_483_647;
 export const PAGE_DEFAULT = 100;
 export const PAGE_MAX = 200;
 
@@ -60,14 +59,14 @@ export type CollectionQuery = z.infer<typeof collectionQuery>;
 
 export const addCollectionItemInput = z.strictObject({
   type: z.enum(['movie', 'show']),
-  movieDbId: z.number().int().min(1).max(INT_MAX),
+  movieDbId: jsonId(),
   format: collectionFormat,
-  season: z.number().int().min(1).max(INT_MAX).optional().describe('Shows only: the season owned; omit for the whole title.'),
+  season: jsonInt(1, PG_INT_MAX).optional().describe('Shows only: the season owned; omit for the whole title.'),
   notes: notes.optional(),
 });
 export type AddCollectionItemInput = z.infer<typeof addCollectionItemInput>;
 
-export const itemId = queryInt(1, Number.MAX_SAFE_INTEGER);
+export const itemId = queryId();
 
 export const updateCollectionItemInput = z
   .strictObject({

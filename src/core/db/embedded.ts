@@ -1,17 +1,22 @@
-// Embedded mode: one PGlite (PostgreSQL compiled to WASM) in DATA_DIR, served over a Unix socket in that
-// directory with the PostgreSQL wire protocol. The service, the admin CLI and psql all reach it through
-// that socket with the ordinary `pg` driver, so every mode runs the same SQL through the same driver,
-// and the CLI works while the server runs. Only one process may own the PGlite directory: the first to
-// open it serves the socket; any other process connects to that socket instead.
+// Embedded mode: one PGlite (PostgreSQL compiled to WASM) in DATA_DIR, served over Unix sockets in that
+// directory with the PostgreSQL wire protocol. The owner process (the server, or a CLI command when no
+// server runs) reaches it through an inner socket with the ordinary `pg` driver, so every mode runs the
+// same SQL through the same driver. Other processes use the public socket, whose door (embedded-guard.ts)
+// admits only this project's CLI while the database is in use: PGlite has one session for all
+// connections, and psql or pg_dump would change it under the service. `admin db:serve` opens the door
+// to every client when nothing else uses the database. Only one process may own the PGlite directory.
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
+import { guardedDoor } from './embedded-guard.ts';
 
-/** Sockets are named the way libpq expects: `<dir>/.s.PGSQL.<port>`. */
+/** Sockets are named the way libpq expects: `<dir>/.s.PGSQL.<port>`. The public one: */
 export const EMBEDDED_PORT = 5432;
+/** The owner's own connections, behind no door (the directory is the owner's, mode 0700). */
+const INNER_PORT = 5431;
 
 export type EmbeddedDatabase = {
   /** Directory holding the socket: the `host` for pg. */
@@ -19,12 +24,14 @@ export type EmbeddedDatabase = {
   port: number;
   /** True when this process owns the PGlite instance (false: another process serves it). */
   owner: boolean;
+  /** Admits every client at the public socket (`admin db:serve`); only for the owner. */
+  openToAll(): void;
   stats(): { activeConnections: number; queuedQueries: number } | undefined;
   close(): Promise<void>;
 };
 
-function socketPath(dataDir: string) {
-  return path.join(dataDir, `.s.PGSQL.${EMBEDDED_PORT}`);
+function socketPath(dataDir: string, port = EMBEDDED_PORT) {
+  return path.join(dataDir, `.s.PGSQL.${port}`);
 }
 
 /** Whether a live process answers on the socket (a stale file from a crash does not). */
@@ -50,24 +57,38 @@ export async function openEmbedded(dataDir: string, opts: { requireOwnership?: b
       if (opts.requireOwnership) {
         throw new Error(`the embedded database in ${dataDir} is already served by another process (socket ${file})`);
       }
-      return { socketDir: dataDir, port: EMBEDDED_PORT, owner: false, stats: () => undefined, close: async () => {} };
+      const notOwner = () => {
+        throw new Error('only the process that owns the embedded database can open it to other clients');
+      };
+      return { socketDir: dataDir, port: EMBEDDED_PORT, owner: false, openToAll: notOwner, stats: () => undefined, close: async () => {} };
     }
     fs.rmSync(file, { force: true });
   }
+  const inner = socketPath(dataDir, INNER_PORT);
+  fs.rmSync(inner, { force: true });
   const db = await PGlite.create({ dataDir: path.join(dataDir, 'pgdata'), extensions: { pg_trgm } });
   // Connections are cheap here: the server queues queries and keeps a transaction on its own connection.
-  const server = new PGLiteSocketServer({ db, path: file, maxConnections: 64 });
+  const server = new PGLiteSocketServer({ db, path: inner, maxConnections: 64 });
   await server.start();
+  fs.chmodSync(inner, 0o600);
+  const door = guardedDoor(file, inner);
+  await new Promise<void>((resolve, reject) => {
+    door.server.once('error', reject);
+    door.server.listen(file, () => resolve());
+  });
   fs.chmodSync(file, 0o600);
   return {
     socketDir: dataDir,
-    port: EMBEDDED_PORT,
+    port: INNER_PORT,
     owner: true,
+    openToAll: door.openToAll,
     stats: () => server.getStats(),
     close: async () => {
+      await door.close();
       await server.stop();
       await db.close();
       fs.rmSync(file, { force: true });
+      fs.rmSync(inner, { force: true });
     },
   };
 }

@@ -5,6 +5,7 @@ import { Migrator } from '@mikro-orm/migrations';
 import { migrationsList } from '../../../migrations/index.ts';
 import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
+import { OWN_CLIENT } from './embedded-guard.ts';
 import { watchPool } from '../metrics/registry.ts';
 import { preparePool } from './prepared.ts';
 
@@ -49,6 +50,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
       pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
       ...(!embedded && (opts.preparedStatements ?? true) ? { driverOptions: { onPoolCreated: preparePool } } : {}),
+      // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
+      ...(embedded && !embedded.owner ? { driverOptions: { application_name: OWN_CLIENT } } : {}),
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,
       allowGlobalContext: false,

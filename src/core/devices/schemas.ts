@@ -1,7 +1,7 @@
 // Wire shapes of mobile push devices (spec: Push device; Reserved: POST /me/push-devices). The push
 // token is accepted but never shown again: it is kept only to send pushes.
 import { z } from 'zod';
-import { queryInt } from '../wire/numbers.ts';
+import { queryId } from '../wire/numbers.ts';
 
 export const PLATFORMS = ['ios', 'android'] as const;
 export const PROVIDERS = ['apns', 'fcm', 'expo'] as const;
@@ -59,6 +59,6 @@ export const registerPushDevice = z
   .refine((v) => v.provider !== 'apns' || v.platform === 'ios', { message: 'provider apns needs platform ios', path: ['provider'] });
 export type RegisterPushDevice = z.infer<typeof registerPushDevice>;
 
-export const pushDeviceId = queryInt(1, Number.MAX_SAFE_INTEGER);
+export const pushDeviceId = queryId();
 
 export const pushDeviceList = z.strictObject({ items: z.array(pushDevice) }).meta({ id: 'PushDeviceList' });

@@ -1,5 +1,5 @@
 // One history entry as every reader sees it: `GET /me/history` items, the answers of the history
-// writes, and the change feed's `data` for resource `history` (DESIGN §3: the same shape everywhere).
+// writes, and the change feed's `data` for resource `history` (the same shape everywhere).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { query } from '../db/sql.ts';

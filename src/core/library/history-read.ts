@@ -1,9 +1,9 @@
 // Reading the user's watch history newest first, `(watched_at desc, id desc)`, in keyset pages: a page
 // starts strictly after the last entry of the one before, so entries logged meanwhile never shift
-// others into a page twice or out of all pages (DESIGN §3: never OFFSET over user data).
+// others into a page twice or out of all pages (never OFFSET over user data).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query, sqlParams } from '../db/sql.ts';
-import { decodeCursor, encodeCursor } from '../paging/cursor.ts';
+import { decodeCursor, encodeCursor, isBigintText, isTimestampText } from '../paging/cursor.ts';
 import { selectHistory, toHistoryItem, type HistoryItem, type HistoryRow } from './history-items.ts';
 import type { Kind } from './library-items.ts';
 
@@ -22,8 +22,7 @@ export type HistoryPage = { items: HistoryItem[]; nextCursor?: string };
 
 /** Position after an entry: its watched_at to the microsecond, and its id. */
 type Position = [string, string];
-const isPosition = (p: unknown): p is Position =>
-  Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && !Number.isNaN(Date.parse(p[0])) && typeof p[1] === 'string' && /^[0-9]{1,19}$/.test(p[1]);
+const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && isTimestampText(p[0]) && isBigintText(p[1]);
 
 export async function listHistory(em: EntityManager, userId: string, q: HistoryQuery): Promise<HistoryPage> {
   // The cursor is bound to the filters; the page size may change between pages.

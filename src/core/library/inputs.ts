@@ -1,24 +1,24 @@
 // Wire inputs of the history and ratings routes. Query strings arrive as text: numbers use explicit
-// z.coerce (DESIGN §5). Path ids are bigints on the wire as integers up to 2^53 - 1.
+// z.coerce. Path ids are bigints on the wire as integers up to 2^53 - 1.
 import { z } from 'zod';
-import { jsonInt, queryInt } from '../wire/numbers.ts';
+import { wireDateTime } from '../wire/dates.ts';
+import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
 import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
 
 // Movie database ids, seasons and episodes are PostgreSQL integers.
-const INT_MAX = 2_147_483_647;
 /** A watch may be dated up to this far ahead of the server's clock (clients' clocks drift). */
 export const FUTURE_SKEW_MS = 5 * 60_000;
 
 
 export const titleType = z.enum(['movie', 'show']);
 export const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
-export const entryId = queryInt(1, Number.MAX_SAFE_INTEGER);
-export const movieDbId = jsonInt(1, INT_MAX);
-export const season = jsonInt(0, INT_MAX);
-export const episode = jsonInt(1, INT_MAX);
+export const entryId = queryId();
+export const movieDbId = jsonId();
+export const season = jsonInt(0, PG_INT_MAX);
+export const episode = jsonInt(1, PG_INT_MAX);
 
 /** An ISO 8601 date-time with `Z` or an offset; as a Date. */
-export const dateTime = z.iso.datetime({ offset: true, error: 'must be an ISO 8601 date-time with Z or an offset' }).transform((s) => new Date(s));
+export const dateTime = wireDateTime('must be an ISO 8601 date-time with Z or an offset').transform((s) => new Date(s));
 /** A date-time of a watch: not in the future. */
 export const watchTime = dateTime.refine((d) => d.getTime() <= Date.now() + FUTURE_SKEW_MS, 'must not be in the future');
 
@@ -58,7 +58,7 @@ export const rateInput = z.strictObject({
 /** A title in a JSON body. */
 export const titleInput = z.strictObject({ type: titleType, movieDbId });
 /** A title in a path (`/{type}/{movieDbId}`). */
-export const titlePath = z.strictObject({ type: titleType, movieDbId: queryInt(1, INT_MAX) });
+export const titlePath = z.strictObject({ type: titleType, movieDbId: queryId() });
 
 export const statusInput = titlePath.extend({ status: z.enum(SHOW_STATUSES).describe('Movies: `planned` or `completed` only.') });
 

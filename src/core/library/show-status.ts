@@ -1,4 +1,4 @@
-// Automatic show-status transitions after watches are logged (DESIGN §7). Called by logWatches in the
+// Automatic show-status transitions after watches are logged. Called by logWatches in the
 // same transaction, with the titles that got new entries.
 //
 // Shows: progress = aired regular episodes (season >= 1, air date today or earlier, or unknown) watched

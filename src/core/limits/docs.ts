@@ -12,6 +12,7 @@ const PER: Record<Limit['key'], string> = {
   operation_app_user: 'operation, app and user',
   token: 'access token',
   app: 'app, all users',
+  account: 'account (username)',
 };
 
 export function windowText(seconds: number): string {

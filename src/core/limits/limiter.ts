@@ -80,6 +80,11 @@ export class RateLimits {
     });
   }
 
+  /** The counter of one limit (FailureLimits counts failures in it). */
+  limiterOf(limit: Limit): RateLimiterAbstract {
+    return this.limiter(limit);
+  }
+
   private limiter(limit: Limit): RateLimiterAbstract {
     let l = this.limiters.get(limit.id);
     if (!l) {
@@ -117,6 +122,40 @@ export class RateLimits {
     return outcomes
       .map((o) => decisionOf(o, rejected && !o.rejected ? 1 : 0))
       .reduce<Decision | undefined>((best, d) => mostConstraining(best, d), undefined);
+  }
+}
+
+/**
+ * Buckets that count failures, not requests (password guessing): `blocked` asks whether one is full
+ * without spending anything, `failed` counts one failure in each, `forget` clears a bucket (a success
+ * resets the account's count). Always on: RATE_LIMITS=off turns off request limits, not these.
+ */
+export class FailureLimits {
+  private readonly limits: RateLimits;
+
+  constructor(limits: RateLimits) {
+    this.limits = limits;
+  }
+
+  /** The rejecting decision when any bucket is full, else undefined. */
+  async blocked(buckets: Bucket[]): Promise<Decision | undefined> {
+    const outcomes = await Promise.all(
+      buckets.map(async (bucket) => {
+        const res = await this.limits.limiterOf(bucket.limit).get(bucket.key);
+        return { bucket, res, rejected: res !== null && res.consumedPoints >= bucket.limit.points };
+      }),
+    );
+    const full = outcomes.filter((o): o is Outcome => o.rejected);
+    for (const o of full) rateLimitRejections.inc({ bucket: o.bucket.limit.id });
+    return full.map((o) => decisionOf(o, 0)).reduce<Decision | undefined>((best, d) => mostConstraining(best, d), undefined);
+  }
+
+  async failed(buckets: Bucket[]): Promise<void> {
+    await Promise.all(buckets.map((b) => this.limits.limiterOf(b.limit).penalty(b.key, 1)));
+  }
+
+  async forget(bucket: Bucket): Promise<void> {
+    await this.limits.limiterOf(bucket.limit).delete(bucket.key);
   }
 }
 

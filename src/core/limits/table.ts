@@ -3,11 +3,12 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-export type LimitKey = 'ip' | 'client_ip' | 'user' | 'app_user' | 'operation_app_user' | 'token' | 'app';
+export type LimitKey = 'ip' | 'client_ip' | 'user' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
 
 export type Limit = {
   id: string;
-  surface: 'platform' | 'public';
+  /** `pages`: the service's own HTML forms (sign-in), outside both APIs. */
+  surface: 'platform' | 'public' | 'pages';
   /** Method and path pattern of the endpoint, or a class of requests for the general buckets. */
   endpoint: string;
   method?: string;
@@ -28,11 +29,11 @@ export const LIMITS: readonly Limit[] = [
   { id: 'token-reads', surface: 'platform', endpoint: 'authenticated reads (GET)', applies: 'reads', points: 300, seconds: MINUTE, key: 'app_user' },
   { id: 'token-writes', surface: 'platform', endpoint: 'authenticated writes', applies: 'writes', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'app', surface: 'platform', endpoint: 'every authenticated request of an app', applies: 'all', points: 6000, seconds: MINUTE, key: 'app' },
-  // Not in the spec: requests without a valid bearer token still carry honest headers (DESIGN §2).
+  // Not in the spec: requests without a valid bearer token still carry honest headers.
   { id: 'unauthenticated', surface: 'platform', endpoint: 'requests without a valid bearer token', applies: 'unauthenticated', points: 300, seconds: MINUTE, key: 'ip' },
   { id: 'device-code', surface: 'platform', endpoint: 'POST /auth/device/code', method: 'POST', path: /^\/auth\/device\/code$/, points: 10, seconds: HOUR, key: 'ip' },
-  { id: 'device-token', surface: 'platform', endpoint: 'POST /auth/device/token', method: 'POST', path: /^\/auth\/device\/token$/, points: 200, seconds: 10 * MINUTE, key: 'ip' },
-  { id: 'refresh', surface: 'platform', endpoint: 'POST /auth/refresh', method: 'POST', path: /^\/auth\/refresh$/, points: 20, seconds: HOUR, key: 'ip' },
+  { id: 'device-token', surface: 'platform', endpoint: 'POST /auth/device/token (and device-code polls sent to POST /oauth/token)', method: 'POST', path: /^\/auth\/device\/token$/, points: 200, seconds: 10 * MINUTE, key: 'ip' },
+  { id: 'refresh', surface: 'platform', endpoint: 'POST /auth/refresh (and refreshes sent to POST /oauth/token)', method: 'POST', path: /^\/auth\/refresh$/, points: 20, seconds: HOUR, key: 'ip' },
   { id: 'token-admission', surface: 'platform', endpoint: 'POST /oauth/token (admission)', method: 'POST', path: /^\/oauth\/token$/, points: 180, seconds: MINUTE, key: 'ip' },
   { id: 'token-client', surface: 'platform', endpoint: 'POST /oauth/token (per client)', method: 'POST', path: /^\/oauth\/token$/, checkedBy: 'oauth', points: 120, seconds: MINUTE, key: 'client_ip' },
   { id: 'revoke', surface: 'platform', endpoint: 'POST /oauth/revoke', method: 'POST', path: /^\/oauth\/revoke$/, checkedBy: 'oauth', points: 60, seconds: MINUTE, key: 'client_ip' },
@@ -51,6 +52,10 @@ export const LIMITS: readonly Limit[] = [
   { id: 'public-trending', surface: 'public', endpoint: 'GET /catalog/trending', method: 'GET', path: /^\/catalog\/trending$/, points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-discover', surface: 'public', endpoint: 'GET /catalog/discover', method: 'GET', path: /^\/catalog\/discover$/, points: 90, seconds: MINUTE, key: 'ip' },
   { id: 'public-overview', surface: 'public', endpoint: 'GET /community/overview', method: 'GET', path: /^\/community\/overview$/, points: 60, seconds: MINUTE, key: 'ip' },
+  // Password guessing (core/accounts/sign-in.ts): failed sign-ins, counted on every form that takes a
+  // password; the next attempt past a full bucket is refused without checking the password.
+  { id: 'sign-in-account', surface: 'pages', endpoint: 'failed password sign-ins for one account (every sign-in form)', checkedBy: 'oauth', points: 10, seconds: 15 * MINUTE, key: 'account' },
+  { id: 'sign-in-ip', surface: 'pages', endpoint: 'failed password sign-ins from one address (every sign-in form)', checkedBy: 'oauth', points: 50, seconds: 15 * MINUTE, key: 'ip' },
 ];
 
 export function limitById(id: string): Limit {
@@ -89,6 +94,7 @@ function keyFor(limit: Limit, s: LimitSubject): string | undefined {
     case 'operation_app_user':
       return a && `${s.path.split('/')[2]}:${a.clientId}:${a.userId}`;
     case 'client_ip':
+    case 'account':
       return undefined; // known only once the body is read (checkedBy: 'oauth')
   }
 }

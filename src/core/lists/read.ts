@@ -3,13 +3,13 @@
 // parameters (src/core/paging/cursor.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query } from '../db/sql.ts';
-import { decodeCursor, encodeCursor } from '../paging/cursor.ts';
+import { decodeCursor, encodeCursor, isBigintText } from '../paging/cursor.ts';
 import { listAccess } from './access.ts';
 import { itemPageRows, toListItem, type ListItem } from './item-records.ts';
 import { iso, LIST_COLUMNS, LIST_FROM, listRows, toListSummary, type ListRow, type ListSummary } from './present.ts';
 
-const isItemPosition = (p: unknown): p is [string, string] => Array.isArray(p) && p.length === 2 && p.every((x) => typeof x === 'string' && /^-?\d{1,19}$/.test(x));
-const isListPosition = (p: unknown): p is string => typeof p === 'string' && /^\d{1,19}$/.test(p);
+const isItemPosition = (p: unknown): p is [string, string] => Array.isArray(p) && p.length === 2 && p.every(isBigintText);
+const isListPosition = (p: unknown): p is string => isBigintText(p) && !p.startsWith('-');
 
 export type ItemsPage = { items: ListItem[]; nextCursor?: string };
 

@@ -4,11 +4,11 @@
 // dynamicListSyncState and dynamicListFilters null (the spec's own List shape has lastSyncedAt null, and
 // the summary's externalSource is "non-null for externally managed lists").
 import { z } from 'zod';
-import { queryInt } from '../wire/numbers.ts';
+import { jsonId, queryId, queryInt } from '../wire/numbers.ts';
 import { DISCOVER_SORTS, titleType } from '../catalog/schemas.ts';
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
-export const listId = queryInt(1, Number.MAX_SAFE_INTEGER);
+export const listId = queryId();
 
 /** Page sizes of list reads (spec: lists default 50, max 100); list items page the same way. */
 export const PAGE_DEFAULT = 50;
@@ -159,7 +159,7 @@ export const updateListInput = z
   .refine((v) => Object.keys(v).length > 1, { message: 'name, description, isPublic or dynamicListFilters is required' });
 export type UpdateListInput = z.infer<typeof updateListInput>;
 
-export const titleRefInput = z.strictObject({ type: titleType, movieDbId: z.number().int().min(1) });
+export const titleRefInput = z.strictObject({ type: titleType, movieDbId: jsonId() });
 
 export const addItemsInput = z.strictObject({ id: listId, items: z.array(titleRefInput).min(1).max(100) });
 

@@ -1,10 +1,10 @@
-// Reading the inbox newest first, `(created_at desc, id desc)`, in keyset pages (DESIGN §3): a page
+// Reading the inbox newest first, `(created_at desc, id desc)`, in keyset pages: a page
 // starts strictly after the last notification of the one before, so notifications arriving meanwhile
 // never push others into a page twice. The cursor is bound to the `unread` filter; `limit` may change.
 // A notification marked read while paging with `unread=true` simply no longer matches later pages.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { query, sqlParams } from '../db/sql.ts';
-import { decodeCursor, encodeCursor } from '../paging/cursor.ts';
+import { decodeCursor, encodeCursor, isBigintText, isTimestampText } from '../paging/cursor.ts';
 import { NOTIFICATION_COLUMNS, presentNotification, type Notification, type NotificationRow } from './present.ts';
 
 export type InboxQuery = { cursor?: string | undefined; limit: number; unread?: boolean | undefined };
@@ -12,8 +12,7 @@ export type InboxPage = { items: Notification[]; nextCursor?: string };
 
 /** Position after a notification: its created_at to the microsecond, and its id. */
 type Position = [string, string];
-const isPosition = (p: unknown): p is Position =>
-  Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && !Number.isNaN(Date.parse(p[0])) && typeof p[1] === 'string' && /^[0-9]{1,18}$/.test(p[1]);
+const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && isTimestampText(p[0]) && isBigintText(p[1]);
 
 export async function listNotifications(em: EntityManager, userId: string, q: InboxQuery): Promise<InboxPage> {
   const bound = { unread: q.unread };

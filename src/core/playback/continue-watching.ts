@@ -7,7 +7,7 @@ import { recordChange, type Change } from '../changes/record.ts';
 import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
-import { decodeCursor, encodeCursor } from '../paging/cursor.ts';
+import { decodeCursor, encodeCursor, isBigintText, isTimestampText } from '../paging/cursor.ts';
 import { punchplayId } from './media.ts';
 import type { ContinueWatchingItem } from './schemas.ts';
 
@@ -161,7 +161,7 @@ export async function dismissEntry(tx: EntityManager, userId: string, id: number
 
 export type Page = { items: ContinueWatchingItem[]; nextCursor?: string };
 
-const isPosition = (p: unknown): p is [string, string] => Array.isArray(p) && p.length === 2 && typeof p[0] === 'string' && typeof p[1] === 'string' && /^\d+$/.test(p[1]);
+const isPosition = (p: unknown): p is [string, string] => Array.isArray(p) && p.length === 2 && isTimestampText(p[0]) && isBigintText(p[1]);
 
 /** The user's entries, most recently updated first, keyset-paged. */
 export async function listContinueWatching(em: EntityManager, userId: string, opts: { limit: number; cursor?: string | undefined }): Promise<Page> {

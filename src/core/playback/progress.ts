@@ -1,4 +1,4 @@
-// How far into the media an event is, and whether a stop completes the watch (DESIGN §7 scrobble rule).
+// How far into the media an event is, and whether a stop completes the watch.
 import { DEFAULT_WATCHED_THRESHOLD, type PlaybackAction, type PlaybackEventInput } from './schemas.ts';
 
 export type Measured = { progress: number | null; positionSeconds: number | null; durationSeconds: number | null };

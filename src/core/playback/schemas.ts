@@ -1,6 +1,7 @@
 // Wire shapes of the playback module: the playback event body (spec: Playback), its 200 answer, and the
 // Continue Watching item. Bodies are strict (unknown fields are a 400) and every number has a range.
 import { z } from 'zod';
+import { ID_MAX } from '../wire/numbers.ts';
 
 export const PLAYBACK_ACTIONS = ['start', 'pause', 'resume', 'stop', 'progress'] as const;
 export type PlaybackAction = (typeof PLAYBACK_ACTIONS)[number];
@@ -45,8 +46,8 @@ export const playbackEventInput = z
     episode_end: int(1, 100_000).optional().describe(`Last episode of a multi-episode file (same numbering as \`episode\`, at most ${MAX_EPISODE_SPAN} episodes in all).`),
     absolute_episode: int(1, 100_000).optional().describe('Absolute episode number (anime numbering); mapped to season and episode. Preferred over season/episode for anime.'),
     film_db_id: z.string().regex(/^tt\d{1,10}$/, 'must be a tt… id').optional(),
-    movie_db_id: int(1, 2_147_483_647).optional(),
-    tv_db_id: int(1, 2_147_483_647).optional(),
+    movie_db_id: int(1, ID_MAX).optional(),
+    tv_db_id: int(1, ID_MAX).optional(),
     punchplay_id: z
       .string()
       .regex(/^(movie|show)-[1-9]\d{0,9}$/, 'must be the service\'s title id, `movie-{movieDbId}` or `show-{movieDbId}`')

@@ -2,6 +2,7 @@
 // so tests can pin the date). Days, weeks (ISO, from Monday) and months are UTC; nothing after `now`
 // counts.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProfilePart } from '../actor-visibility.ts';
 import { query } from '../db/sql.ts';
 import { judgeWeek, totals, type WeekActivity } from './challenges.ts';
 import type { CommunityStats } from './schemas.ts';
@@ -55,17 +56,36 @@ from watches w full join ratings r on r.week = w.week`;
 
 const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
 
-export async function communityStats(em: EntityManager, userId: string, now: Date): Promise<CommunityStats> {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-  const weekStart = isoDate(today - ((now.getUTCDay() + 6) % 7) * DAY_MS);
-  const month = [userId, monthStart, now];
+/**
+ * `see`: the parts the token may read (actor-visibility.ts). Figures computed from watches need
+ * `history`, from ratings `ratings`; what the token may not read counts as nothing, challenges and XP
+ * included, so no figure reveals activity the token cannot read.
+ */
+export async function communityStats(em: EntityManager, userId: string, now: Date, see: Pick<Record<ProfilePart, boolean>, 'history' | 'ratings'>): Promise<CommunityStats> {
+  if (!see.history && !see.ratings) return statsOf({ genres: [], weekRows: [] }, now);
+  const month = [userId, new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1)), now];
 
-  const [watches] = await query<{ movies: number; episodes: number; minutes: string }>(em, { text: MONTH_WATCHES, params: month });
-  const genres = await query<{ name: string; count: number }>(em, { text: MONTH_GENRES, params: month });
-  const [reviews] = await query<{ n: number }>(em, { text: MONTH_REVIEWS, params: month });
-  const [run] = await query<{ days: number; last: string | null }>(em, { text: LATEST_RUN, params: [userId, now] });
-  const weekRows = await query<{ week: string; movies: number; episodes: number; active_days: number; ratings: number }>(em, { text: WEEKS, params: [userId, now] });
+  const watches = see.history ? (await query<MonthWatches>(em, { text: MONTH_WATCHES, params: month }))[0] : undefined;
+  const genres = see.history ? await query<{ name: string; count: number }>(em, { text: MONTH_GENRES, params: month }) : [];
+  const reviews = see.ratings ? (await query<{ n: number }>(em, { text: MONTH_REVIEWS, params: month }))[0] : undefined;
+  const run = see.history ? (await query<LatestRun>(em, { text: LATEST_RUN, params: [userId, now] }))[0] : undefined;
+  const weekRows = (await query<WeekRow>(em, { text: WEEKS, params: [userId, now] })).map((w) => ({
+    ...w,
+    ...(see.history ? {} : { movies: 0, episodes: 0, active_days: 0 }),
+    ...(see.ratings ? {} : { ratings: 0 }),
+  }));
+  return statsOf({ genres, weekRows, watches, reviews, run }, now);
+}
+
+type MonthWatches = { movies: number; episodes: number; minutes: string };
+type LatestRun = { days: number; last: string | null };
+type WeekRow = { week: string; movies: number; episodes: number; active_days: number; ratings: number };
+
+type StatsInput = { genres: { name: string; count: number }[]; weekRows: WeekRow[]; watches?: MonthWatches | undefined; reviews?: { n: number } | undefined; run?: LatestRun | undefined };
+
+function statsOf({ genres, weekRows, watches, reviews, run }: StatsInput, now: Date): CommunityStats {
+  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
+  const weekStart = isoDate(today - ((now.getUTCDay() + 6) % 7) * DAY_MS);
 
   const weeks = new Map<string, WeekActivity>(
     weekRows.map((w) => [w.week, { movies: w.movies, episodes: w.episodes, ratings: w.ratings, activeDays: w.active_days }]),

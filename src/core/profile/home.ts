@@ -1,6 +1,7 @@
 // The deprecated profile home (spec: Profile home): the user's lists and their most recent watches.
 // Its successors are GET /me/lists and GET /me/history.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ProfilePart } from '../actor-visibility.ts';
 import { imageUrl } from '../catalog/present.ts';
 import { query } from '../db/sql.ts';
 import { profileHomeLists } from '../lists/summaries.ts';
@@ -33,9 +34,10 @@ where w.user_id = $1
 order by w.watched_at desc, w.id desc
 limit $2`;
 
-export async function profileHome(em: EntityManager, userId: string, imageBaseUrl: string): Promise<ProfileHome> {
-  const lists = await profileHomeLists(em, userId, HOME_LISTS);
-  const rows = await query<RecentWatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] });
+/** `see`: the parts the token may read (actor-visibility.ts); a part it may not is empty. */
+export async function profileHome(em: EntityManager, userId: string, imageBaseUrl: string, see: Record<ProfilePart, boolean>): Promise<ProfileHome> {
+  const lists = see.lists ? await profileHomeLists(em, userId, HOME_LISTS) : [];
+  const rows = see.history ? await query<RecentWatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] }) : [];
   return { lists, recentWatchHistory: rows.map((r) => toRecentWatch(r, imageBaseUrl)) };
 }
 

@@ -11,7 +11,7 @@ import { summarize, type BulkResult, type ItemResult } from './results.ts';
 import type { HistoryItem, RatingItem, WatchlistItem } from './schemas.ts';
 import { syncWatchlist } from './watchlist.ts';
 
-/** The bulk-writable resources and the scope each needs (DESIGN §3). */
+/** The bulk-writable resources and the scope each needs. */
 export const SYNC_WRITE_SCOPES = { history: 'history:write', ratings: 'ratings:write', watchlist: 'lists:write' } as const;
 
 export type SyncResource = keyof typeof SYNC_WRITE_SCOPES;

@@ -1,4 +1,4 @@
-// The change feed (DESIGN §3, §7): a user's changes in (xid, id) order after the cursor, only those of
+// The change feed: a user's changes in (xid, id) order after the cursor, only those of
 // transactions older than every transaction still open (xid below the snapshot's xmin). A transaction
 // that commits late therefore never lands behind a cursor already handed out: nothing is skipped.
 // Delivery is at-least-once; clients apply changes idempotently keyed on (resource, resourceId).

@@ -2,7 +2,7 @@
 // shared cursor format), plus the time it was issued. A cursor stays valid 90 days from its issue;
 // every page issues a fresh one, so a client that keeps following the feed never runs out. Change-log
 // retention keeps everything a valid cursor can still reach (retention.ts).
-import { encodeCursor, decodeCursor, type CursorParams } from '../paging/cursor.ts';
+import { encodeCursor, decodeCursor, isBigintText, isXid8Text, type CursorParams } from '../paging/cursor.ts';
 import { invalidRequest } from '../errors.ts';
 
 export const CURSOR_TTL_MS = 90 * 24 * 60 * 60 * 1000;
@@ -12,10 +12,8 @@ export type FeedPosition = { xid: string; id: string };
 /** The snapshot's bound (its items are as of the changes below that xid) and the last resource id served. */
 export type SnapshotPosition = { bound: string; after: string };
 
-const digits = (v: unknown): v is string => typeof v === 'string' && /^\d{1,20}$/.test(v);
-
 type Raw = [string, string, number];
-const isRaw = (p: unknown): p is Raw => Array.isArray(p) && p.length === 3 && digits(p[0]) && typeof p[1] === 'string' && typeof p[2] === 'number';
+const isRaw = (p: unknown): p is Raw => Array.isArray(p) && p.length === 3 && isXid8Text(p[0]) && typeof p[1] === 'string' && typeof p[2] === 'number';
 
 export const RESNAPSHOT =
   'cursor is older than 90 days and can no longer be followed: take a new snapshot (GET /me/sync/snapshot) and follow its changesCursor';
@@ -32,7 +30,7 @@ export function encodeFeedCursor(p: FeedPosition, params: CursorParams, now: Dat
 
 export function decodeFeedCursor(cursor: string, params: CursorParams, now: Date): FeedPosition {
   const [xid, id] = decode(cursor, params, now);
-  if (!digits(id)) throw invalidRequest('cursor is not a cursor this service issued');
+  if (!isBigintText(id) || id.startsWith('-')) throw invalidRequest('cursor is not a cursor this service issued');
   return { xid, id };
 }
 

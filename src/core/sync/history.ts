@@ -7,7 +7,7 @@ import { byIndex, deferred, resolveItems, splitValid, type SyncItem } from './it
 import { itemResult, type ItemResult } from './results.ts';
 import type { HistoryItem } from './schemas.ts';
 
-/** DESIGN §8: an item with a season or an episode names a show; otherwise a movie. */
+/** An item with a season or an episode names a show; otherwise a movie. */
 const typeOf = (i: HistoryItem) => (i.season != null || i.episode != null ? 'show' : 'movie');
 
 export async function syncHistory(tx: EntityManager, userId: string, clientId: string, items: SyncItem<HistoryItem>[]): Promise<ItemResult[]> {

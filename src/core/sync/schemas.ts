@@ -1,16 +1,18 @@
 // Wire shapes of the sync module: the items of each bulk write (validated one by one, so one bad item is
 // `invalid` rather than failing the batch), the bulk result, the change feed and the snapshot.
 import { z } from 'zod';
+import { wireDateTime } from '../wire/dates.ts';
+import { ID_MAX } from '../wire/numbers.ts';
 
-const dateTime = z.iso.datetime({ offset: true });
+const dateTime = wireDateTime();
 
 // How an item names a title (spec: Bulk sync). null is taken as absent: importers often send it.
 const titleRef = {
   client_item_id: z.string().max(200).nullish(),
-  movie_db_id: z.number().int().min(1).nullish(),
-  tv_db_id: z.number().int().min(1).nullish(),
+  movie_db_id: z.number().int().min(1).max(ID_MAX).nullish(),
+  tv_db_id: z.number().int().min(1).max(ID_MAX).nullish(),
   film_db_id: z.string().min(1).max(32).nullish(),
-  anime_db_id: z.number().int().min(1).nullish(),
+  anime_db_id: z.number().int().min(1).max(ID_MAX).nullish(),
   title: z.string().min(1).max(500).nullish(),
   year: z.number().int().min(1800).max(3000).nullish(),
 };

@@ -1,4 +1,4 @@
-// The snapshot (DESIGN §7): one resource's current items, as a backfill before following the feed.
+// The snapshot: one resource's current items, as a backfill before following the feed.
 // Every module records the full current record in each change, so the latest change of an item IS the
 // item: the snapshot reads the compacted log (the latest row per item, by id: writes of one item are
 // serialised by its row lock, so id order is their commit order), keeping upserts.

@@ -1,12 +1,13 @@
 // Wire shapes and inputs of the title module: the title detail (spec: "Title detail response"), seasons,
 // episodes and the calendar (the spec names these routes only; their shapes are ours, documented here).
-// Query strings arrive as text: numbers use explicit z.coerce (DESIGN §5).
+// Query strings arrive as text: numbers use explicit z.coerce.
 import { z } from 'zod';
-import { queryInt, typeError } from '../wire/numbers.ts';
+import { wireDay } from '../wire/dates.ts';
+import { ID_MAX, queryInt } from '../wire/numbers.ts';
 import { titleCategory, titleType } from '../catalog/schemas.ts';
 
 /** A positive 32-bit integer from a path or query string (ids beyond it cannot exist in the catalog). */
-const positiveInt = (max = 2_147_483_647) => queryInt(1, max);
+const positiveInt = (max = ID_MAX) => queryInt(1, max);
 const seasonNumber = queryInt(0, 10_000);
 
 export const RATING_SCOPES = ['title', 'series', 'season', 'episode'] as const;
@@ -29,12 +30,8 @@ export type EpisodeInput = z.infer<typeof episodeInput>;
 export const CALENDAR_MAX_DAYS = 31;
 export const CALENDAR_DEFAULT_DAYS = 7;
 
-/** A real calendar day written YYYY-MM-DD (2026-02-30 is refused). */
-export const isoDay = z.string(typeError('must be a date')).refine((s) => {
-  if (!/^\d{4}-\d{2}-\d{2}$/.test(s)) return false;
-  const d = new Date(`${s}T00:00:00Z`);
-  return !Number.isNaN(d.getTime()) && d.toISOString().slice(0, 10) === s;
-}, 'must be a date written YYYY-MM-DD');
+/** A real calendar day written YYYY-MM-DD (2026-02-30 is refused), within the wire's years. */
+export const isoDay = wireDay();
 
 export const calendarInput = z.strictObject({
   startDate: isoDay.optional(),

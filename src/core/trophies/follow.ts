@@ -3,7 +3,7 @@
 // no trophy work (bulk sync pays only one entry per change row in the partial index the job reads);
 // earning follows them within seconds.
 //
-// The job reads change_log the way the change feed does (DESIGN §3): rows after its stored cursor in
+// The job reads change_log the way the change feed does: rows after its stored cursor in
 // (xid, id) order, only those of transactions older than every transaction still open
 // (xid < pg_snapshot_xmin). A history write that commits late therefore cannot land behind the cursor:
 // it is read on a later run, never skipped. The awards of a round and the cursor's advance past it commit

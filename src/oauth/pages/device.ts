@@ -17,8 +17,29 @@ function labelled(form: string): string {
   );
 }
 
+/**
+ * A confirmation or resume step from a browser without a session (no cookie, or one that fails its
+ * signature): its form secret was never anywhere to check against, so a form shown again could not
+ * work either. The provider's error handler has just written a new secret into this session, which
+ * was never stored, and would then fail storing it (a bare 500); nothing in it is worth keeping, so it
+ * is marked untouched and the user is sent back to the start, which sets a session.
+ */
+function startAgain(ctx: KoaContextWithOIDC) {
+  (ctx.oidc.session as { touched?: boolean }).touched = false;
+  const start = ctx.oidc.urlFor('code_verification');
+  send(
+    ctx,
+    page(
+      'Connect a device',
+      `${errorBox('This page has expired, or your browser did not keep its cookie.')}
+       <p><a href="${escapeHtml(start)}">Start again</a> and enter the code your device is showing.</p>`,
+    ),
+  );
+}
+
 export const devicePages = {
   async userCodeInputSource(ctx: KoaContextWithOIDC, form: string, _out?: unknown, err?: { userCode?: string; name?: string }) {
+    if (err && (ctx.oidc.session as { new?: boolean } | undefined)?.new) return startAgain(ctx);
     let message: string | undefined;
     if (err && (err.userCode || err.name === 'NoCodeError')) message = 'That code is not valid or has expired. Check your device and try again.';
     else if (err && err.name === 'AbortedError') message = 'The sign-in was cancelled.';

@@ -1,5 +1,5 @@
 // Watch history: log (a movie, an episode, a season, a show), read in keyset pages, edit the time of an
-// entry, remove an entry. Scopes history:read / history:write (DESIGN §3).
+// entry, remove an entry. Scopes history:read / history:write.
 import { z } from 'zod';
 import { historyItem } from '../../core/library/history-items.ts';
 import { changeWatchedAt, deleteWatch } from '../../core/library/history-edit.ts';

@@ -8,6 +8,7 @@ import { dismissContinueWatching, recordPlaybackEvent } from '../../core/playbac
 import { STATE_TABLE } from '../../core/playback/state.ts';
 import { createTicket, TICKET_TTL_SECONDS } from '../../core/events/tickets.ts';
 import { tokenBucketId } from '../../core/limits/table.ts';
+import { queryId } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
 const EVENT_DESCRIPTION = `Scrobbling and live playback state. \`start\`, \`progress\`, \`pause\` and \`resume\` report live playback; a \
@@ -63,7 +64,7 @@ export const playbackRouter = router({
         errorResponses: [400, 404],
       },
     })
-    .input(z.object({ id: z.coerce.number().int().min(1).max(Number.MAX_SAFE_INTEGER) }).strict())
+    .input(z.object({ id: queryId() }).strict())
     .output(dismissed)
     .mutation(async ({ ctx, input }) => {
       await dismissContinueWatching(ctx.em, ctx.actor.userId, input.id);

@@ -1,5 +1,6 @@
 // The deprecated profile home and the community statistics (spec: Profile home, Community statistics).
 import { z } from 'zod';
+import { visibleProfileParts } from '../../core/actor-visibility.ts';
 import { communityStats } from '../../core/profile/community-stats.ts';
 import { profileHome } from '../../core/profile/home.ts';
 import { communityStats as communityStatsShape, profileHome as profileHomeShape } from '../../core/profile/schemas.ts';
@@ -28,6 +29,7 @@ export const profileRouter = router({
         path: '/profile/home',
         tags: ['profile'],
         summary: 'Deprecated (Sunset 2027-06-01): the user\'s lists and recent watches; use GET /me/lists and GET /me/history',
+        description: 'Needs profile:read. `lists` is empty unless the token also has lists:read, `recentWatchHistory` unless it has history:read.',
         deprecated: true,
         protect: true,
       },
@@ -36,11 +38,21 @@ export const profileRouter = router({
     .output(profileHomeShape)
     .query(({ ctx }) => {
       deprecationHeaders(ctx);
-      return profileHome(ctx.em, ctx.actor.userId, ctx.config.imageBaseUrl);
+      return profileHome(ctx.em, ctx.actor.userId, ctx.config.imageBaseUrl, visibleProfileParts(ctx.actor));
     }),
   communityStats: platformProcedure('profile:read')
-    .meta({ openapi: { method: 'GET', path: '/me/community-stats', tags: ['profile'], summary: 'Streak, this month\'s watching, weekly challenges and XP, from the user\'s history and ratings', protect: true } })
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/me/community-stats',
+        tags: ['profile'],
+        summary: 'Streak, this month\'s watching, weekly challenges and XP, from the user\'s history and ratings',
+        description:
+          'Needs profile:read. Figures computed from watches (streak, month counts, genres) count only with history:read, from ratings (monthReviews) only with ratings:read; challenges and XP count what the token can read, and are zero without either.',
+        protect: true,
+      },
+    })
     .input(z.object({}).strict().optional())
     .output(communityStatsShape)
-    .query(({ ctx }) => communityStats(ctx.em, ctx.actor.userId, new Date())),
+    .query(({ ctx }) => communityStats(ctx.em, ctx.actor.userId, new Date(), visibleProfileParts(ctx.actor))),
 });

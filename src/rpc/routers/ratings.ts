@@ -1,5 +1,5 @@
 // Ratings, favourites and statuses ("planning" is the status `planned`): writes with ratings:write,
-// the page-envelope reads with ratings:read (DESIGN §3, §7).
+// the page-envelope reads with ratings:read.
 import { z } from 'zod';
 import { entryId, favouritesQuery, rateInput, ratingsQuery, statusesQuery, statusInput, titleInput, titlePath, titleType } from '../../core/library/inputs.ts';
 import { KINDS, libraryItem, libraryPage, type LibraryList, type PageFilters } from '../../core/library/library-items.ts';

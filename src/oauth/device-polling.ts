@@ -1,0 +1,42 @@
+// The device flow's polling interval (RFC 8628 §3.2, §3.5). The device code response says `interval`
+// (5 s); a poll of a pending code that comes sooner than its interval after the previous poll is told
+// `slow_down`, and that code's interval grows by 5 s for this and every later poll. oidc-provider 9
+// answers a pending code with `authorization_pending` but keeps no polling times (it has the
+// `slow_down` error, never raised), so the times live here: one row per device code beside the
+// provider's artifacts, keyed by a digest of the code and gone when the code would be.
+//
+// One statement reads and writes the row, so of polls sent at the same moment one is answered on its
+// merits and the others are told to slow down, on every instance alike.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { query } from '../core/db/sql.ts';
+import { artifactKey } from './adapter.ts';
+
+/** Seconds a device waits between polls, as announced in the device code response. */
+export const DEVICE_POLL_INTERVAL = 5;
+/** Seconds added to a code's interval by every poll that came too soon. */
+export const SLOW_DOWN_STEP = 5;
+
+const MODEL = 'DevicePoll';
+
+export type Poll = { tooSoon: boolean; interval: number };
+
+/**
+ * Records a poll of a pending device code. The interval is measured from the previous poll of the
+ * code, refused ones included: a device that keeps polling early keeps being slowed down.
+ */
+export async function recordDevicePoll(orm: MikroORM, deviceCode: string, lifetimeSeconds: number): Promise<Poll> {
+  const [row] = await query<{ interval: number; too_soon: boolean }>(orm.em.fork(), {
+    text: `insert into oauth_artifact (id, model, payload, expires_at)
+           values ($1, '${MODEL}', jsonb_build_object('at', extract(epoch from clock_timestamp())::float8, 'interval', $2::int, 'tooSoon', false),
+                   now() + make_interval(secs => $4::int))
+           on conflict (id) do update set payload = (
+             select jsonb_build_object('at', t.now, 'interval', t.interval + case when t.soon then $3::int else 0 end, 'tooSoon', t.soon)
+             from (select extract(epoch from clock_timestamp())::float8 as now,
+                          (oauth_artifact.payload->>'interval')::int as interval,
+                          extract(epoch from clock_timestamp())::float8 - (oauth_artifact.payload->>'at')::float8
+                            < (oauth_artifact.payload->>'interval')::int as soon) t)
+           returning (payload->>'interval')::int as interval, (payload->>'tooSoon')::boolean as too_soon`,
+    params: [artifactKey(MODEL, deviceCode), DEVICE_POLL_INTERVAL, SLOW_DOWN_STEP, lifetimeSeconds],
+  });
+  return { tooSoon: Boolean(row?.too_soon), interval: row?.interval ?? DEVICE_POLL_INTERVAL };
+}

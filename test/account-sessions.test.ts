@@ -1,0 +1,96 @@
+// Sessions end when they say they end. Signing out of /account deletes the session on the server, so a
+// copy of the old cookie (kept by an attacker, or a shared computer's browser history) no longer opens
+// the account; and it ends the browser's session with the authorization server, so the next
+// authorization in that browser asks for a password again instead of signing the next person in.
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser } from './helpers/browser.ts';
+import { authorizationUrl, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
+import { makeUser, PASSWORD, signIn } from './helpers/oauth.ts';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  await makeUser(app, 'leaver');
+  await makeUser(app, 'shared_pc');
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+/** Signs in at /account by form; returns the session cookie and the page's CSRF token. */
+async function accountSession(username: string): Promise<{ cookie: string; csrf: string }> {
+  const form = await fetch(`${app.url}/account/connected-apps`);
+  const nonceCookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const nonce = /name="nonce" value="([^"]+)"/.exec(await form.text())![1]!;
+  const res = await fetch(`${app.url}/account/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: nonceCookie },
+    body: new URLSearchParams({ nonce, username, password: PASSWORD }),
+  });
+  expect(res.status).toBe(303);
+  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+  const page = await (await fetch(`${app.url}/account/connected-apps`, { headers: { cookie } })).text();
+  return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1]! };
+}
+
+const accountPage = async (cookie: string) => (await fetch(`${app.url}/account/connected-apps`, { headers: { cookie } })).text();
+
+describe('/account sign-out', () => {
+  it('ends the session on the server: the old cookie opens nothing afterwards', async () => {
+    const { cookie, csrf } = await accountSession('leaver');
+    expect(await accountPage(cookie)).toContain('leaver');
+    const out = await fetch(`${app.url}/account/sign-out`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie },
+      body: new URLSearchParams({ csrf }),
+    });
+    expect(out.status).toBe(303);
+    expect(out.headers.getSetCookie().some((c) => /^mts_account=;.*Max-Age=0/.test(c))).toBe(true);
+    // The cookie as it was before signing out, sent again.
+    const after = await accountPage(cookie);
+    expect(after).not.toContain('leaver');
+    expect(after).toContain('name="nonce"');
+  });
+
+  it('a sign-out without the CSRF token ends nothing', async () => {
+    const { cookie } = await accountSession('leaver');
+    await fetch(`${app.url}/account/sign-out`, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', cookie }, body: '' });
+    expect(await accountPage(cookie)).toContain('leaver');
+  });
+
+  it("ends the browser's session with the authorization server: the next authorization asks for a password", async () => {
+    const c = await newCodeClient(app, { scopes: ['profile:read'] });
+    const context = await browser.newContext();
+    try {
+      const page = await context.newPage();
+      await page.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, body: 'done' }));
+      await page.goto((await authorizationUrl(c)).url.toString());
+      await signIn(page, 'shared_pc');
+      await page.getByRole('button', { name: 'Allow' }).click();
+      await page.waitForURL(`${REDIRECT}**`);
+      // Signed in with the authorization server: a second authorization skips the password.
+      await page.goto((await authorizationUrl(c)).url.toString());
+      await page.getByRole('button', { name: 'Allow' }).or(page.getByText('done')).waitFor();
+      expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
+
+      await page.goto(`${app.url}/account/connected-apps`);
+      await signIn(page, 'shared_pc');
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+
+      await page.goto((await authorizationUrl(c)).url.toString());
+      await page.getByRole('button', { name: 'Sign in' }).waitFor();
+      expect(page.url()).toMatch(/\/oauth\/interaction\//);
+    } finally {
+      await context.close();
+    }
+  }, 90_000);
+});
