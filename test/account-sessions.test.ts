@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { authorizationUrl, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
-import { makeUser, PASSWORD, signIn } from './helpers/oauth.ts';
+import { makeUser, PASSWORD, postAccountSignIn, signIn } from './helpers/oauth.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -25,15 +25,7 @@ afterAll(async () => {
 
 /** Signs in at /account by form; returns the session cookie and the page's CSRF token. */
 async function accountSession(username: string): Promise<{ cookie: string; csrf: string }> {
-  const form = await fetch(`${app.url}/account/connected-apps`);
-  const nonceCookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const nonce = /name="nonce" value="([^"]+)"/.exec(await form.text())![1]!;
-  const res = await fetch(`${app.url}/account/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: nonceCookie },
-    body: new URLSearchParams({ nonce, username, password: PASSWORD }),
-  });
+  const res = await postAccountSignIn(app, username, PASSWORD);
   expect(res.status).toBe(303);
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
   const page = await (await fetch(`${app.url}/account/connected-apps`, { headers: { cookie } })).text();

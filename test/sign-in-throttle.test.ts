@@ -9,7 +9,7 @@ import { limitById } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { authorizationUrl, newCodeClient } from './helpers/code-flow.ts';
-import { makeUser, PASSWORD } from './helpers/oauth.ts';
+import { makeUser, PASSWORD, postAccountSignIn } from './helpers/oauth.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -27,17 +27,8 @@ afterAll(async () => {
 
 type Answer = { status: number; text: string; headers: Headers };
 
-/** One /account sign-in attempt as a browser makes it: load the form (its nonce cookie), post it. */
 async function accountSignIn(username: string, password: string, ip = '127.0.0.1'): Promise<Answer> {
-  const form = await fetch(`${app.url}/account/connected-apps`);
-  const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
-  const nonce = /name="nonce" value="([^"]+)"/.exec(await form.text())![1]!;
-  const res = await fetch(`${app.url}/account/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, 'x-forwarded-for': ip },
-    body: new URLSearchParams({ nonce, username, password }),
-  });
+  const res = await postAccountSignIn(app, username, password, { 'x-forwarded-for': ip });
   return { status: res.status, text: await res.text(), headers: res.headers };
 }
 

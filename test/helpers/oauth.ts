@@ -91,3 +91,16 @@ export async function approveDevice(context: BrowserContext, verificationUriComp
   await page.getByRole('heading', { name: 'Device connected' }).waitFor();
   await page.close();
 }
+
+/** One /account sign-in as a browser makes it: load the form (for its nonce cookie), then post it. */
+export async function postAccountSignIn(app: TestApp, username: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
+  const form = await fetch(`${app.url}/account/connected-apps`);
+  const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const nonce = /name="nonce" value="([^"]+)"/.exec(await form.text())![1]!;
+  return fetch(`${app.url}/account/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { 'content-type': 'application/x-www-form-urlencoded', cookie, ...headers },
+    body: new URLSearchParams({ nonce, username, password }),
+  });
+}

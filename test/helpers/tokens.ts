@@ -1,24 +1,25 @@
-// Access tokens minted by the service's own authorization server, for tests that need many users'
-// tokens quickly (the flows themselves are tested with openid-client and Chromium elsewhere).
+// Access and refresh tokens minted by the service's own authorization server, for tests that need many
+// users' tokens quickly (the flows themselves are tested with openid-client and Chromium elsewhere).
 import type { TestApp } from './app.ts';
 
-export async function issueToken(app: TestApp, opts: { userId: string; clientId: string; scope: string }): Promise<string> {
+type TokenOptions = { userId: string; clientId: string; scope: string };
+
+/** A new grant of `scope` and what a token of it is made from, as the code flow would have left them. */
+async function grantFor(app: TestApp, opts: TokenOptions) {
   const { provider } = app.oauth;
   const grant = new provider.Grant({ accountId: opts.userId, clientId: opts.clientId });
   grant.addOIDCScope(opts.scope);
   const grantId = await grant.save();
   const client = await provider.Client.find(opts.clientId);
   if (!client) throw new Error(`no active app ${opts.clientId}`);
-  return new provider.AccessToken({ accountId: opts.userId, client, grantId, scope: opts.scope, gty: 'authorization_code' }).save();
+  return { accountId: opts.userId, client, grantId, scope: opts.scope, gty: 'authorization_code' };
 }
 
-/** A refresh token of a new grant, as the code flow would have left it (for tests of refresh requests). */
-export async function issueRefreshToken(app: TestApp, opts: { userId: string; clientId: string; scope: string }): Promise<string> {
-  const { provider } = app.oauth;
-  const grant = new provider.Grant({ accountId: opts.userId, clientId: opts.clientId });
-  grant.addOIDCScope(opts.scope);
-  const grantId = await grant.save();
-  const client = await provider.Client.find(opts.clientId);
-  if (!client) throw new Error(`no active app ${opts.clientId}`);
-  return new provider.RefreshToken({ accountId: opts.userId, client, grantId, scope: opts.scope, gty: 'authorization_code' }).save();
+export async function issueToken(app: TestApp, opts: TokenOptions): Promise<string> {
+  return new app.oauth.provider.AccessToken(await grantFor(app, opts)).save();
+}
+
+/** A refresh token of a new grant (for tests of refresh requests). */
+export async function issueRefreshToken(app: TestApp, opts: TokenOptions): Promise<string> {
+  return new app.oauth.provider.RefreshToken(await grantFor(app, opts)).save();
 }
