@@ -1,9 +1,11 @@
 // Each test file gets its own database: a new PostgreSQL database on the server in services mode
-// (DATABASE_URL set), a new PGlite directory in embedded mode. Runs never see each other's rows.
+// (DATABASE_URL set), a new PGlite directory in embedded mode, copied from the migrated one the run's
+// global setup made (test/global-setup.ts). Runs never see each other's rows.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
+import { inject } from 'vitest';
 import { migrate, openDatabase, type Database } from '../../src/core/db/orm.ts';
 
 export type TestDatabase = { databaseUrl: string | undefined; dataDir: string; cleanup(): Promise<void> };
@@ -14,6 +16,8 @@ export async function freshDatabase(): Promise<TestDatabase> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-'));
   const base = process.env.DATABASE_URL;
   if (!base) {
+    const template = inject('embeddedTemplate');
+    if (template) fs.cpSync(template, dataDir, { recursive: true });
     return { databaseUrl: undefined, dataDir, cleanup: async () => fs.rmSync(dataDir, { recursive: true, force: true }) };
   }
   const name = `mts_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
