@@ -3,7 +3,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['node_modules/', '.data/', 'coverage/', '.bench-data/'] },
+  { ignores: ['node_modules/', '.data/', 'coverage/', '.bench-data/', 'packages/*/dist/'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

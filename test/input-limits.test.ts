@@ -42,6 +42,12 @@ function trpcError(res: Answer): { status: number; error: unknown; message: unkn
   return { status: res.status, error: error?.data?.error, message: error?.message };
 }
 
+/** A refusal on /trpc: tRPC's error shape, carrying the envelope's code and request id in `data`. */
+function expectTrpcRefusal(res: Answer, message: string): void {
+  expect(trpcError(res)).toEqual({ status: 400, error: 'invalid_request', message });
+  expect((res.body.error as { data: { request_id: unknown } }).data.request_id).toBe(res.headers.get('x-service-request-id'));
+}
+
 const trpcGet = (procedure: string, input: string) => `/trpc/${procedure}?input=${encodeURIComponent(input)}`;
 
 describe('a NUL character', () => {
@@ -83,9 +89,9 @@ describe('a NUL character', () => {
   });
 
   it('on /trpc: a call body, a batch body and the JSON input of a GET call', async () => {
-    expectRefusal(await call('POST', '/trpc/platform.lists.create', { name: 'a\u0000b' }), NUL_MESSAGE('name'));
-    expectRefusal(await call('POST', '/trpc/platform.lists.create?batch=1', { 0: { name: 'a\u0000b' } }), NUL_MESSAGE('0.name'));
-    expectRefusal(await call('GET', trpcGet('public.catalog.search', JSON.stringify({ q: 'a\u0000b' }))), NUL_MESSAGE('q'));
+    expectTrpcRefusal(await call('POST', '/trpc/platform.lists.create', { name: 'a\u0000b' }), NUL_MESSAGE('name'));
+    expectTrpcRefusal(await call('POST', '/trpc/platform.lists.create?batch=1', { 0: { name: 'a\u0000b' } }), NUL_MESSAGE('0.name'));
+    expectTrpcRefusal(await call('GET', trpcGet('public.catalog.search', JSON.stringify({ q: 'a\u0000b' }))), NUL_MESSAGE('q'));
   });
 });
 
@@ -218,7 +224,7 @@ describe('JSON nested deeper than 64 levels', () => {
     expect(ok.status).toBe(200);
     const data = (ok.body.result as { data: { results: Array<Record<string, unknown>> } }).data;
     expect(data.results[0]).toMatchObject({ status: 'invalid' });
-    expectRefusal(await call('POST', '/trpc/platform.sync.history', bulk(65), key('trpc')), `JSON body ${DEEP}`);
+    expectTrpcRefusal(await call('POST', '/trpc/platform.sync.history', bulk(65), key('trpc')), `JSON body ${DEEP}`);
   });
 
   it('/trpc batch: each input may have 64 levels (the batch object around them is not counted), not 65', async () => {
@@ -226,14 +232,14 @@ describe('JSON nested deeper than 64 levels', () => {
     expect(ok.status).toBe(200);
     const [first] = ok.body as unknown as Array<{ result: { data: { results: Array<Record<string, unknown>> } } }>;
     expect(first!.result.data.results[0]).toMatchObject({ status: 'invalid' });
-    expectRefusal(await call('POST', '/trpc/platform.sync.history?batch=1', `{"0":${bulk(65)}}`, key('batch')), `JSON body ${DEEP}`);
+    expectTrpcRefusal(await call('POST', '/trpc/platform.sync.history?batch=1', `{"0":${bulk(65)}}`, key('batch')), `JSON body ${DEEP}`);
   });
 
   it('/trpc GET input: 64 levels reach the procedure, 65 are refused', async () => {
     const input = (depth: number) => `{"pad":${nest(depth - 1)}}`;
     const ok = await call('GET', trpcGet('platform.lists.mine', input(64)));
     expect(trpcError(ok)).toEqual({ status: 400, error: 'invalid_request', message: 'Unrecognized key: "pad"' });
-    expectRefusal(await call('GET', trpcGet('platform.lists.mine', input(65))), `input ${DEEP}`);
+    expectTrpcRefusal(await call('GET', trpcGet('platform.lists.mine', input(65))), `input ${DEEP}`);
   });
 });
 

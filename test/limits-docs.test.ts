@@ -2,7 +2,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { readmeWithLimits } from '../src/core/limits/docs.ts';
+import { readmeWithLimits } from '../src/rest/limits-docs.ts';
 
 describe('README rate limits', () => {
   it('match the limits table in code', () => {

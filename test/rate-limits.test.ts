@@ -3,7 +3,7 @@
 // the other buckets; headers on every platform and public response; X-Forwarded-For only from trusted
 // proxies. The request counts are the spec's, not scaled down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { bucketsFor, limitById } from '../src/core/limits/table.ts';
+import { bucketsOf, generalBuckets, limitById, type Bucket } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { jsonOfSize, rawRequest } from './helpers/http.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
@@ -43,14 +43,17 @@ async function userToken(name: string, clientId: string, scope = 'profile:read')
 }
 
 describe('the limits table', () => {
-  it('picks every bucket that applies to a request', () => {
+  it('picks the general buckets of a request and the buckets a procedure or route names', () => {
     const actor = { userId: 'u', clientId: 'c' };
-    const ids = (s: Parameters<typeof bucketsFor>[0]) => bucketsFor(s).map((b) => `${b.limit.id}=${b.key}`).sort();
-    expect(ids({ surface: 'platform', method: 'GET', path: '/me', ip: '1.2.3.4', actor })).toEqual(['app=c', 'token-reads=c:u']);
-    expect(ids({ surface: 'platform', method: 'POST', path: '/sync/history', ip: '1.2.3.4', actor })).toEqual(['app=c', 'sync-write=history:c:u', 'token-writes=c:u']);
-    expect(ids({ surface: 'platform', method: 'GET', path: '/playback/events', ip: 'x', actor, tokenId: 't' })).toEqual(['app=c', 'events-token=t', 'events-user=u', 'token-reads=c:u']);
-    expect(ids({ surface: 'platform', method: 'POST', path: '/auth/device/code', ip: '1.2.3.4' })).toEqual(['device-code=1.2.3.4', 'unauthenticated=1.2.3.4']);
-    expect(ids({ surface: 'public', method: 'GET', path: '/catalog/discover', ip: '1.2.3.4' })).toEqual(['public-discover=1.2.3.4']);
+    const ids = (buckets: Bucket[]) => buckets.map((b) => `${b.limit.id}=${b.key}${b.cost ? `x${b.cost}` : ''}`).sort();
+    expect(ids(generalBuckets({ read: true, calls: 1, ip: '1.2.3.4', actor }))).toEqual(['app=c', 'token-reads=c:u']);
+    expect(ids(generalBuckets({ read: false, calls: 3, ip: '1.2.3.4', actor }))).toEqual(['app=cx3', 'token-writes=c:ux3']);
+    expect(ids(generalBuckets({ read: false, calls: 1, ip: '1.2.3.4' }))).toEqual(['unauthenticated=1.2.3.4']);
+    expect(ids(bucketsOf(['sync-write'], { ip: '1.2.3.4', actor, operation: 'sync.history' }))).toEqual(['sync-write=sync.history:c:u']);
+    expect(ids(bucketsOf(['events-token', 'events-user'], { ip: 'x', actor, tokenId: 't' }))).toEqual(['events-token=t', 'events-user=u']);
+    expect(ids(bucketsOf(['public-discover'], { ip: '1.2.3.4' }))).toEqual(['public-discover=1.2.3.4']);
+    // A per-user bucket of a request without a user is not counted (that request is refused anyway).
+    expect(ids(bucketsOf(['history'], { ip: '1.2.3.4' }))).toEqual([]);
   });
 });
 

@@ -33,9 +33,9 @@ function expectNoInternals(text: string): void {
   expect(text).not.toMatch(/\bat [\w.<>]+ \(/);
 }
 
-async function trpcGet(path: string, token?: string): Promise<{ status: number; text: string }> {
+async function trpcGet(path: string, token?: string): Promise<{ status: number; text: string; requestId: string | null }> {
   const res = await fetch(`${app.url}/trpc/${path}`, { headers: token ? { authorization: `Bearer ${token}` } : {} });
-  return { status: res.status, text: await res.text() };
+  return { status: res.status, text: await res.text(), requestId: res.headers.get('x-service-request-id') };
 }
 
 describe('/trpc error bodies', () => {
@@ -51,14 +51,14 @@ describe('/trpc error bodies', () => {
       error: {
         message: 'Temporary server failure',
         code: -32603,
-        data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, path: 'platform.lists.invitations', error: 'server_error' },
+        data: { code: 'INTERNAL_SERVER_ERROR', httpStatus: 500, path: 'platform.lists.invitations', error: 'server_error', request_id: res.requestId },
       },
     });
     expectNoInternals(res.text);
 
     const logged = logLines.find((l) => l.msg === 'procedure failed');
     expect(logged).toBeDefined();
-    expect(logged!.request_id).toMatch(/^req_/);
+    expect(logged!.request_id).toBe(res.requestId);
     const err = logged!.err as { message: string; stack: string };
     expect(err.message).toContain('list_member');
     expect(err.stack).toMatch(/\.ts:\d+/);
@@ -71,7 +71,7 @@ describe('/trpc error bodies', () => {
       error: {
         message: 'q: must not be empty',
         code: -32600,
-        data: { code: 'BAD_REQUEST', httpStatus: 400, path: 'public.catalog.search', error: 'invalid_request' },
+        data: { code: 'BAD_REQUEST', httpStatus: 400, path: 'public.catalog.search', error: 'invalid_request', request_id: res.requestId },
       },
     });
     expectNoInternals(res.text);

@@ -9,9 +9,9 @@ import { findApp, type App } from '../core/apps/service.ts';
 import { isScope } from '../core/apps/scopes.ts';
 import { ApiError } from '../core/errors.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
-import { limitById, type Bucket } from '../core/limits/table.ts';
+import { limitById, type Bucket, type LimitId } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
-import { checkBuckets } from '../rest/rate-limit.ts';
+import { checkBuckets, clientIp } from '../rest/rate-limit.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from './routes.ts';
 
 type Handler = (req: Request, res: Response) => void;
@@ -72,20 +72,32 @@ export async function activeApp(orm: MikroORM, clientId: string | undefined): Pr
   return app;
 }
 
+// Each endpoint's own limit, per address.
+const PER_PATH: Record<string, LimitId> = {
+  [OAUTH_ROUTES.device_authorization]: 'device-code',
+  [DEVICE_TOKEN_PATH]: 'device-token',
+  [REFRESH_PATH]: 'refresh',
+  [OAUTH_ROUTES.token]: 'token-admission',
+};
 // Limits that need the body: token and revoke requests are counted per client and address.
-const PER_CLIENT: Record<string, string> = { [OAUTH_ROUTES.token]: 'token-client', [OAUTH_ROUTES.revocation]: 'revoke' };
+const PER_CLIENT: Record<string, LimitId> = { [OAUTH_ROUTES.token]: 'token-client', [OAUTH_ROUTES.revocation]: 'revoke' };
 // A refresh or a device poll sent to /oauth/token counts against the bucket of its own endpoint
 // (/auth/refresh, /auth/device/token; per address), so the general token endpoint is no way around them.
-const PER_GRANT: Record<string, string> = { refresh_token: 'refresh', 'urn:ietf:params:oauth:grant-type:device_code': 'device-token' };
+const PER_GRANT: Record<string, LimitId> = { refresh_token: 'refresh', 'urn:ietf:params:oauth:grant-type:device_code': 'device-token' };
 
-/** The buckets counted here, once the body names the client and the grant type. */
+/** The endpoint's own bucket, counted for every request to it (per address). */
+function pathBuckets(req: Request): Bucket[] {
+  const id = PER_PATH[req.path];
+  return id ? [{ limit: limitById(id), key: clientIp(req) }] : [];
+}
+
+/** The buckets counted once the body names the client and the grant type. */
 function bodyBuckets(req: Request, form: Record<string, string>): Bucket[] {
   const buckets: Bucket[] = [];
   const perClient = PER_CLIENT[req.path];
-  if (perClient) buckets.push({ limit: limitById(perClient), key: `${clientIdOf(req, form) ?? '-'}:${req.ip}` });
+  if (perClient) buckets.push({ limit: limitById(perClient), key: `${clientIdOf(req, form) ?? '-'}:${clientIp(req)}` });
   const perGrant = req.path === OAUTH_ROUTES.token && form.grant_type ? PER_GRANT[form.grant_type] : undefined;
-  // The same key as the HTTP pipeline gives these buckets on their own paths (rest/rate-limit.ts).
-  if (perGrant) buckets.push({ limit: limitById(perGrant), key: req.ip ?? req.socket.remoteAddress ?? 'unknown' });
+  if (perGrant) buckets.push({ limit: limitById(perGrant), key: clientIp(req) });
   return buckets;
 }
 
@@ -95,6 +107,7 @@ export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Lo
   const paths = [OAUTH_ROUTES.token, OAUTH_ROUTES.device_authorization, DEVICE_TOKEN_PATH, REFRESH_PATH, OAUTH_ROUTES.revocation];
   r.post(paths, async (req: Request, res: Response, next: NextFunction) => {
     try {
+      await checkBuckets(deps.limits, deps.log, res, pathBuckets(req));
       const form = formOf(req.body);
       for (const field of REQUIRED[req.path] ?? []) {
         if (!form[field]) throw new ApiError('invalid_request', `${field} is required`);

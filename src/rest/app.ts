@@ -85,7 +85,7 @@ export function createApp(deps: AppDeps): Express {
     TRPC_BASE,
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req }) => createContext(deps, req),
+      createContext: ({ req, res }) => createContext(deps, req, res, 'trpc'),
       onError: ({ error, req }) => {
         const apiError = toApiError(error);
         if (apiError.status >= 500) log.error({ request_id: req.id, err: error.cause ?? error }, 'procedure failed');

@@ -1,19 +1,31 @@
 // Reads and parses request bodies for every route (APIs and OAuth alike), with the spec's limits:
-// JSON and form bodies up to 64 KiB (512 KiB on /sync/*), exactly the limit accepted and one byte more
-// a 413; the whole body within 10 s or a 408. Node's own server timeout answers a slow body only after
+// JSON and form bodies up to 64 KiB, or the cap the procedure the request reaches names in its
+// metadata (512 KiB for the bulk sync writes), the same on REST and /trpc; exactly the limit accepted
+// and one byte more a 413; the whole body within 10 s or a 408. Node's own server timeout answers a slow body only after
 // minutes and without a body, so the deadline is enforced here. JSON nested deeper than 64 levels is a
 // 400, refused before it is parsed (json-depth.ts).
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
-import { PLATFORM_BASE } from './envelope.ts';
+import { BODY_LIMIT } from '../core/limits/body.ts';
+import { restProcedure, trpcProcedures, type ProcedureEntry } from '../rpc/procedures.ts';
+import { isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
 
-export const BODY_LIMIT = 64 * 1024;
-export const SYNC_BODY_LIMIT = 512 * 1024;
 export const BODY_DEADLINE_MS = 10_000;
 
-export function bodyLimitFor(path: string): number {
-  return path.startsWith(`${PLATFORM_BASE}/sync/`) ? SYNC_BODY_LIMIT : BODY_LIMIT;
+/**
+ * The cap of the procedure a request reaches, found before the body is read. A /trpc batch takes the
+ * largest cap of its calls (each input is still checked by its own schema).
+ */
+export function bodyLimitFor(method: string, path: string): number {
+  const capOf = (p: ProcedureEntry | undefined) => p?.meta.bodyLimit ?? BODY_LIMIT;
+  if (path.startsWith(`${PLATFORM_BASE}/`)) return capOf(restProcedure('platform', method, path.slice(PLATFORM_BASE.length)));
+  if (path.startsWith(`${PUBLIC_BASE}/`)) return capOf(restProcedure('public', method, path.slice(PUBLIC_BASE.length)));
+  if (isTrpcPath(path)) {
+    const caps = trpcProcedures(path.slice(TRPC_BASE.length)).map(capOf);
+    return caps.length ? Math.max(...caps) : BODY_LIMIT;
+  }
+  return BODY_LIMIT;
 }
 
 export function hasBody(req: Request): boolean {
@@ -62,7 +74,7 @@ export function readBody(req: Request, res: Response, next: NextFunction): void 
     next();
     return;
   }
-  const limit = bodyLimitFor(req.path);
+  const limit = bodyLimitFor(req.method, req.path);
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > limit) {
     failAndClose(req, res, next, new ApiError('payload_too_large', `Request body is over the ${limit}-byte limit`));

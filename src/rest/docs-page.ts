@@ -30,8 +30,13 @@ const init = `window.ui = SwaggerUIBundle({
   ],
   dom_id: '#ui',
   presets: [SwaggerUIBundle.presets.apis, SwaggerUIStandalonePreset],
-  layout: 'StandaloneLayout'
-});`;
+  layout: 'StandaloneLayout',
+  // Authorize runs the authorization code flow with PKCE (the only one the server allows), back to the
+  // installed redirect page; the app must have registered that redirect URI.
+  oauth2RedirectUrl: window.location.origin + '/docs/assets/oauth2-redirect.html',
+  persistAuthorization: false
+});
+window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });`;
 
 export function docsPage(): Router {
   const r = express.Router();

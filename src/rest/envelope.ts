@@ -1,7 +1,9 @@
 // Writes errors in the spec's shapes: `{error, message, request_id, required_scope?}` on the platform
-// API (and everything that is not the public API), `{message}` on the public API.
+// API (and everything that is not the public API), `{message}` on the public API, and tRPC's own error
+// shape carrying the same fields on /trpc.
 import type { Request, Response } from 'express';
 import type { ApiError } from '../core/errors.ts';
+import { trpcErrorBody } from '../rpc/errors.ts';
 
 export const PUBLIC_BASE = '/api/public/v1';
 export const PLATFORM_BASE = '/api/platform/v1';
@@ -17,7 +19,9 @@ export function isPublicPath(path: string): boolean {
 }
 
 export function errorBody(req: Request, err: ApiError): Record<string, unknown> {
-  if (isPublicPath(req.originalUrl.split('?')[0] ?? '')) return { message: err.message };
+  const path = req.originalUrl.split('?')[0] ?? '';
+  if (isPublicPath(path)) return { message: err.message };
+  if (isTrpcPath(path)) return trpcErrorBody(err, req.id ?? null);
   return { error: err.code, message: err.message, request_id: req.id ?? null, ...err.extra };
 }
 

@@ -13,12 +13,24 @@ import type { Context, Meta } from '../rpc/trpc.ts';
 import { errorBody, errorHeaders } from './envelope.ts';
 import { hasBody } from './body.ts';
 import { keepJsonBodyTypes } from './json-body-types.ts';
+import { checkBuckets, limitSubject } from './rate-limit.ts';
+import { bucketsOf } from '../core/limits/table.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
 
-export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache };
+export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache; limits?: RateLimits | undefined };
 
-export function createContext(deps: FacadeDeps, req: Request): Context {
+/** The procedure middleware's way to count a procedure's own buckets on this request and response. */
+function limitCounter(deps: FacadeDeps, req: Request, res: Response): Context['countLimits'] {
+  const limits = deps.limits;
+  if (!limits?.enabled) return undefined;
+  return (ids, operation) => checkBuckets(limits, deps.log, res, bucketsOf(ids, { ...limitSubject(req), operation }));
+}
+
+export function createContext(deps: FacadeDeps, req: Request, res: Response, transport: Context['transport']): Context {
   return {
     requestId: req.id,
+    transport,
+    countLimits: limitCounter(deps, req, res),
     em: deps.orm.em.fork(),
     config: deps.config,
     log: deps.log.child({ request_id: req.id }),
@@ -47,8 +59,8 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
   keepJsonBodyTypes(router);
   const handler = createOpenApiNodeHttpHandler<OpenApiRouter, Request, Response>({
     router,
-    createContext: ({ req }) => {
-      const ctx = createContext(deps, req);
+    createContext: ({ req, res }) => {
+      const ctx = createContext(deps, req, res, 'rest');
       captured.set(req, { ...captured.get(req), ctx });
       return ctx;
     },

@@ -84,6 +84,7 @@ export const oauthPaths: Record<string, Json> = {
     get: {
       operationId: 'oauth-authorize',
       tags: ['oauth'],
+      security: [],
       summary: 'Start an authorization (code flow with PKCE S256); the user signs in and consents',
       parameters: [
         ...['response_type', 'client_id', 'redirect_uri', 'code_challenge', 'code_challenge_method'].map((name) => ({ in: 'query', name, required: true, schema: str })),
@@ -95,6 +96,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'oauth-authorize-decision',
       tags: ['oauth'],
+      security: [],
       summary: "The consent page's decision",
       requestBody: {
         content: {
@@ -123,6 +125,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'oauth-token',
       tags: ['oauth'],
+      security: [],
       summary: 'Exchange a code, or refresh (the refresh token rotates)',
       requestBody: { required: true, content: jsonOrForm(ref('TokenRequest')) },
       responses: { '200': { description: 'Tokens', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
@@ -132,6 +135,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'device-code',
       tags: ['oauth'],
+      security: [],
       summary: 'Start the device flow',
       requestBody: { required: true, content: jsonOrForm(ref('DeviceCodeRequest')) },
       responses: { '200': { description: 'Device and user codes', content: json(ref('DeviceCodeResponse')) }, ...errors('400', '401', '408', '413', '429') },
@@ -141,6 +145,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'device-token',
       tags: ['oauth'],
+      security: [],
       summary:
         'Poll for tokens: 400 authorization_pending until approved, 400 slow_down (with the new `interval`) when polled sooner than the interval, 400 expired when the code is invalid or expired',
       requestBody: { required: true, content: jsonOrForm(ref('DeviceTokenRequest')) },
@@ -151,6 +156,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'auth-refresh',
       tags: ['oauth'],
+      security: [],
       summary: 'Refresh device tokens; the old refresh token must be replaced at once',
       requestBody: { required: true, content: jsonOrForm(ref('RefreshRequest')) },
       responses: { '200': { description: 'Tokens with a rotated refresh token', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
@@ -160,6 +166,7 @@ export const oauthPaths: Record<string, Json> = {
     post: {
       operationId: 'oauth-revoke',
       tags: ['oauth'],
+      security: [],
       summary: 'Revoke an access or refresh token (RFC 7009)',
       requestBody: { required: true, content: jsonOrForm(ref('RevokeRequest')) },
       responses: { '200': { description: 'Revoked (also for tokens that were already invalid)' }, ...errors('400', '401', '413', '429') },

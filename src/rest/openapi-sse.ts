@@ -4,6 +4,7 @@ import { REPLAY_WINDOW_MS } from '../core/events/stream-log.ts';
 import { TICKET_TTL_SECONDS } from '../core/events/tickets.ts';
 import { CW_TTL_DAYS } from '../core/playback/continue-watching.ts';
 import { SSE_TIMING } from './sse.ts';
+import { EVENTS_TICKET, OAUTH2 } from './openapi-security.ts';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the token's user: live playback and Continue Watching changes, \
 from any app of the user and any instance of the service. Scope \`events:read\`.
@@ -34,9 +35,9 @@ export const ssePaths: Record<string, Record<string, unknown>> = {
       tags: ['playback'],
       summary: 'Live playback and Continue Watching events (server-sent events)',
       description: DESCRIPTION,
-      security: [{ bearer: [] }],
+      // The bearer token, or (browsers) a ticket from POST /playback/events/ticket in the query (`ticket`).
+      security: [{ [OAUTH2]: ['events:read'] }, { [EVENTS_TICKET]: [] }],
       parameters: [
-        { in: 'query', name: 'ticket', required: false, schema: { type: 'string' }, description: 'A ticket from POST /playback/events/ticket, instead of the Authorization header' },
         { in: 'header', name: 'Last-Event-ID', required: false, schema: { type: 'string', pattern: '^[0-9]+$' }, description: 'The id of the last event received: the missed events come first' },
       ],
       responses: {

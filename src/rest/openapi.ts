@@ -1,12 +1,17 @@
 // The OpenAPI 3.1 documents of both API surfaces, generated from the procedures, then post-processed so
-// every error response references the spec's error envelope. Routes that live only in Express (OAuth,
-// SSE) are added to the platform document in `expressOnlyPaths`.
+// every error response references the spec's error envelope, every operation says its security and
+// scopes (openapi-security.ts) and has examples (openapi-examples.ts), and the sync routes show their
+// typed shapes (openapi-sync.ts). Routes that live only in Express (OAuth, SSE) are added to the
+// platform document by hand (openapi-oauth.ts, openapi-sse.ts).
 import { generateOpenApiDocument, type OpenApiRouter } from 'trpc-to-openapi';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 import { oauthPaths, oauthSchemas } from './openapi-oauth.ts';
 import { ssePaths } from './openapi-sse.ts';
-import { describeLimit } from '../core/limits/docs.ts';
-import { LIMITS } from '../core/limits/table.ts';
+import { annotateLimits } from './openapi-limits.ts';
+import { addExamples } from './openapi-examples.ts';
+import { documentTags, platformGuide, publicGuide } from './openapi-guide.ts';
+import { applySecurity, describeScopes, platformSecuritySchemes } from './openapi-security.ts';
+import { documentSync } from './openapi-sync.ts';
 
 export const API_VERSION = '1.0.0-beta.4';
 
@@ -90,35 +95,61 @@ function useEnvelope(doc: Doc, schemaName: string, extraStatuses: string[]): voi
   }
 }
 
-/** Each operation names the rate limits that count it (`x-rate-limits`, made from the limits table). */
-function annotateLimits(doc: Doc, surface: 'platform' | 'public'): void {
-  for (const [template, item] of Object.entries(doc.paths ?? {}) as Array<[string, Json]>) {
-    const sample = template.replace(/\{[^}]+\}/g, 'x');
-    for (const [method, op] of Object.entries(item) as Array<[string, Json]>) {
-      if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      const authenticated = Array.isArray(op.security) && op.security.length > 0;
-      const limits = LIMITS.filter((l) => {
-        if (l.surface !== surface) return false;
-        if (l.applies === 'unauthenticated') return !authenticated;
-        if (l.applies) return authenticated && (l.applies === 'all' || (l.applies === 'reads') === (method === 'get'));
-        return l.method === method.toUpperCase() && !!l.path?.test(sample);
-      });
-      op['x-rate-limits'] = limits.map((l) => ({ bucket: l.id, limit: l.points, window_seconds: l.seconds, per: l.key }));
-      const words = limits.map((l) => describeLimit(l)).join('; ');
-      if (words) op.description = `${op.description ? `${String(op.description)}\n\n` : ''}Rate limits: ${words}.`;
+const LICENSE = { name: 'MIT', identifier: 'MIT' };
+const contact = (baseUrl: string) => ({ name: 'API reference', url: `${baseUrl}/docs` });
+
+/**
+ * What both documents get once generated and enveloped (before the rate limits are annotated, which
+ * read `security`): each operation's security and its scopes in words, examples, described tags, and
+ * no component that nothing references.
+ */
+function complete(doc: Doc, router: OpenApiRouter, surface: 'platform' | 'public', baseUrl: string): void {
+  const paths = (doc.paths ?? {}) as Record<string, Json>;
+  applySecurity(paths, router, surface === 'platform');
+  if (surface === 'platform') describeScopes(paths);
+  addExamples(doc, surface, baseUrl);
+  const used = Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Json | undefined)?.tags as string[] | undefined) ?? []));
+  doc.tags = documentTags(surface, used);
+  dropUnusedComponents(doc);
+}
+
+/** Removes the schemas no operation reaches (e.g. the generator's own error shapes, replaced by the envelope). */
+function dropUnusedComponents(doc: Doc): void {
+  const schemas = (doc.components?.schemas ?? {}) as Record<string, unknown>;
+  const reached = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) return node.forEach(visit);
+    if (!node || typeof node !== 'object') return;
+    for (const [key, value] of Object.entries(node)) {
+      if (key === '$ref' && typeof value === 'string' && value.startsWith('#/components/schemas/')) {
+        const name = value.slice('#/components/schemas/'.length);
+        if (!reached.has(name)) {
+          reached.add(name);
+          visit(schemas[name]);
+        }
+      } else visit(value);
     }
-  }
+  };
+  visit(doc.paths);
+  visit(doc.components?.headers);
+  for (const name of Object.keys(schemas)) if (!reached.has(name)) delete schemas[name];
+  const schemes = doc.components?.securitySchemes;
+  if (schemes && Object.keys(schemes).length === 0) delete doc.components!.securitySchemes;
 }
 
 export function publicDocument(router: OpenApiRouter, baseUrl: string): Doc {
   const doc = generateOpenApiDocument(router, {
     title: 'Media Tracking Public API',
-    description: 'Unauthenticated, read-only: catalog search, trending and discover, public profiles and the community overview.',
+    description: publicGuide(baseUrl),
     version: API_VERSION,
     baseUrl: `${baseUrl}${PUBLIC_BASE}`,
+    license: LICENSE,
+    contact: contact(baseUrl),
+    securitySchemes: {},
   });
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, PublicError: publicError as Json } };
   useEnvelope(doc, 'PublicError', ['400', '429', '500']);
+  complete(doc, router, 'public', baseUrl);
   annotateLimits(doc, 'public');
   return doc;
 }
@@ -126,17 +157,19 @@ export function publicDocument(router: OpenApiRouter, baseUrl: string): Doc {
 export function platformDocument(router: OpenApiRouter, baseUrl: string): Doc {
   const doc = generateOpenApiDocument(router, {
     title: 'Media Tracking Platform API',
-    description: 'Authenticated, scope-gated reads and writes for one user, and the OAuth and device-code endpoints.',
+    description: platformGuide(baseUrl),
     version: API_VERSION,
     baseUrl: `${baseUrl}${PLATFORM_BASE}`,
-    securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'OAuth 2.0 access token (one hour).' },
-    },
+    license: LICENSE,
+    contact: contact(baseUrl),
+    securitySchemes: platformSecuritySchemes(baseUrl),
   });
   // The authorization server's routes are Express-only: added by hand (openapi-oauth.ts).
   doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...(ssePaths as NonNullable<Doc['paths']>), ...doc.paths };
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...(oauthSchemas as Json), Error: platformError as Json } };
+  documentSync(doc.paths as Record<string, Json>, doc.components.schemas as Record<string, unknown>);
   useEnvelope(doc, 'Error', ['400', '401', '403', '429', '500']);
+  complete(doc, router, 'platform', baseUrl);
   annotateLimits(doc, 'platform');
   return doc;
 }

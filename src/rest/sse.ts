@@ -3,8 +3,8 @@
 // token (req.actor), or a single-use `?ticket=` for browser EventSource clients, which cannot send
 // headers. Each event has an id (its place in the replay log): a client reconnecting with
 // Last-Event-ID first gets what it missed within the replay window, then live events. Comment lines
-// keep the connection alive. The connection-attempt limits of the spec are counted by the pipeline
-// for bearer requests and here for tickets (against the token that asked for the ticket).
+// keep the connection alive. The connection-attempt limits of the spec are counted here, per token and
+// per user (a ticket counts against the token that asked for it).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Actor } from '../core/actor.ts';
@@ -13,14 +13,16 @@ import type { EventBus, StreamEvent } from '../core/events/bus.ts';
 import { replayStreamEvents } from '../core/events/stream-log.ts';
 import { redeemTicket } from '../core/events/tickets.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
-import { bucketsFor } from '../core/limits/table.ts';
+import { bucketsOf } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from './envelope.ts';
-import { checkBuckets } from './rate-limit.ts';
+import { checkBuckets, clientIp, limitSubject } from './rate-limit.ts';
 import { sseConnectionsOpen } from '../core/metrics/registry.ts';
 import type { Drain } from './drain.ts';
 
 export const EVENTS_PATH = '/playback/events';
+/** The connection-attempt limits of the events stream (an Express route: it counts its own). */
+const EVENTS_LIMITS = ['events-token', 'events-user'] as const;
 
 /** Timing of every stream (tests shorten the heartbeat). */
 export const SSE_TIMING = {
@@ -57,6 +59,7 @@ async function streamActor(req: Request, res: Response, deps: SseDeps): Promise<
   const ticket = req.query.ticket;
   if (ticket === undefined) {
     if (!req.actor) throw new ApiError('invalid_token', 'A bearer access token or a ticket is required');
+    if (deps.limits) await checkBuckets(deps.limits, deps.log, res, bucketsOf(EVENTS_LIMITS, limitSubject(req)));
     return req.actor;
   }
   if (typeof ticket !== 'string' || ticket === '') throw new ApiError('invalid_request', 'ticket must be one string');
@@ -64,8 +67,7 @@ async function streamActor(req: Request, res: Response, deps: SseDeps): Promise<
   const redeemed = await redeemTicket(deps.orm.em.fork(), ticket);
   if (!redeemed) throw new ApiError('invalid_token', 'The ticket is unknown, used or expired');
   if (deps.limits) {
-    const ip = req.ip ?? req.socket.remoteAddress ?? 'unknown';
-    const buckets = bucketsFor({ surface: 'platform', method: 'GET', path: EVENTS_PATH, ip, actor: redeemed.actor, tokenId: redeemed.tokenDigest });
+    const buckets = bucketsOf(EVENTS_LIMITS, { ip: clientIp(req), actor: redeemed.actor, tokenId: redeemed.tokenDigest });
     await checkBuckets(deps.limits, deps.log, res, buckets);
   }
   return redeemed.actor;

@@ -1,6 +1,6 @@
 // One translation from anything thrown to the spec's ApiError, used by the facade, /trpc and Express.
 import { TRPCError } from '@trpc/server';
-import type { TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
+import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';
 import { ApiError } from '../core/errors.ts';
 
@@ -15,6 +15,22 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
 };
+
+/**
+ * An error raised before any procedure runs (body caps, bearer authentication, unknown route) in the
+ * shape /trpc answers with, so tRPC clients read it as they read a procedure's error: `data` carries
+ * the envelope's fields. A batch link gives the one error to every call of the batch.
+ */
+export function trpcErrorBody(err: ApiError, requestId: string | null): Record<string, unknown> {
+  const code = TRPC_CODE_BY_STATUS[err.status] ?? 'INTERNAL_SERVER_ERROR';
+  return {
+    error: {
+      message: err.message,
+      code: TRPC_ERROR_CODES_BY_KEY[code],
+      data: { code, httpStatus: err.status, ...err.extra, error: err.code, request_id: requestId },
+    },
+  };
+}
 
 /** ApiError -> TRPCError carrying it, so tRPC answers with the right HTTP status. */
 export function toTrpcError(err: ApiError): TRPCError {

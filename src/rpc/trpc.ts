@@ -7,6 +7,7 @@ import type { Config } from '../config.ts';
 import type { Actor } from '../core/actor.ts';
 import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { Scope } from '../core/apps/scopes.ts';
+import type { LimitId } from '../core/limits/table.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError, toTrpcError } from './errors.ts';
@@ -20,13 +21,26 @@ export type Context = {
   catalogCache: CatalogCache;
   /** The request's headers (lower-case names), for procedures that read one (e.g. Idempotency-Key). */
   headers: Readonly<Record<string, string | string[] | undefined>>;
+  /** Which transport called: the facade (`rest`, under a surface's base) or `/trpc` (names carry the surface). */
+  transport: 'rest' | 'trpc';
+  /**
+   * Counts the request in the buckets a procedure names (`meta.limits`) and writes the rate-limit
+   * headers; throws `rate_limited` when one is full. Absent when rate limits are off.
+   */
+  countLimits?: ((limitIds: readonly LimitId[], operation: string) => Promise<void>) | undefined;
   /** A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta. */
   response: { status?: number; headers: Record<string, string>; route?: string | undefined };
 };
 
 export type Meta = OpenApiMeta<{
-  /** Scope a platform procedure requires (spec scope table). */
-  scope?: string;
+  /** Scope a platform procedure requires (spec scope table); set by platformProcedure. */
+  scope?: Scope;
+  /** Procedures that check scopes themselves (change feed, snapshot): the token needs one of these. */
+  anyScope?: readonly Scope[];
+  /** Per-endpoint rate-limit buckets (ids of the limits table), counted besides the general buckets. */
+  limits?: readonly LimitId[];
+  /** Largest request body the procedure takes, in bytes (default: 64 KiB). */
+  bodyLimit?: number;
 }>;
 
 const t = initTRPC
@@ -37,18 +51,38 @@ const t = initTRPC
     // default (NODE_ENV unset, `development`, `test`) puts the stack in `data.stack`. Failures are logged
     // with their stack server-side instead (the onError handlers in src/rest).
     isDev: false,
-    errorFormatter({ shape, error }) {
+    // /trpc errors carry what the envelope carries (`error`, `request_id`, `required_scope`, ...) in `data`.
+    errorFormatter({ shape, error, ctx }) {
       const apiError = toApiError(error);
       const { stack: _stack, ...data } = shape.data;
-      return { ...shape, message: apiError.message, data: { ...data, error: apiError.code, httpStatus: apiError.status } };
+      return {
+        ...shape,
+        message: apiError.message,
+        data: { ...data, httpStatus: apiError.status, ...apiError.extra, error: apiError.code, request_id: ctx?.requestId ?? null },
+      };
     },
   });
 
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 
-/** Every procedure: ApiErrors thrown by core become TRPCErrors with the matching HTTP status. */
-const base = t.procedure.use(async ({ next }) => {
+/** The name both transports count a procedure under: `sync.history` (on /trpc: `platform.sync.history`). */
+function operationName(ctx: Context, path: string): string {
+  return ctx.transport === 'trpc' ? path.slice(path.indexOf('.') + 1) : path;
+}
+
+/**
+ * Every procedure: its own rate-limit buckets are counted first (the same buckets whichever transport
+ * calls it), and ApiErrors thrown by core become TRPCErrors with the matching HTTP status.
+ */
+const base = t.procedure.use(async ({ ctx, meta, path, next }) => {
+  if (meta?.limits?.length && ctx.countLimits) {
+    try {
+      await ctx.countLimits(meta.limits, operationName(ctx, path));
+    } catch (err) {
+      throw err instanceof ApiError ? toTrpcError(err) : err;
+    }
+  }
   const result = await next();
   if (!result.ok && result.error.cause instanceof ApiError) {
     throw toTrpcError(result.error.cause);

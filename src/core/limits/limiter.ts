@@ -99,7 +99,7 @@ export class RateLimits {
   }
 
   /**
-   * Spends one request from every bucket, unless one of them is full: then the request is rejected and
+   * Spends the request (its cost) from every bucket, unless one of them is full: then the request is rejected and
    * nothing it took from the others is kept. Returns the decision the headers report.
    */
   async check(buckets: Bucket[]): Promise<Decision | undefined> {
@@ -108,7 +108,7 @@ export class RateLimits {
     const outcomes: Outcome[] = await Promise.all(
       buckets.map(async (bucket) => {
         try {
-          return { bucket, res: await this.limiter(bucket.limit).consume(bucket.key), rejected: false };
+          return { bucket, res: await this.limiter(bucket.limit).consume(bucket.key, bucket.cost ?? 1), rejected: false };
         } catch (err) {
           if (err instanceof RateLimiterRes) return { bucket, res: err, rejected: true };
           throw err;
@@ -117,11 +117,17 @@ export class RateLimits {
     );
     const rejected = outcomes.some((o) => o.rejected);
     for (const o of outcomes) if (o.rejected) rateLimitRejections.inc({ bucket: o.bucket.limit.id });
-    // A rejected request takes nothing: every bucket gets its point back (the full one stays full).
-    if (rejected) await Promise.all(outcomes.map((o) => this.limiter(o.bucket.limit).reward(o.bucket.key, 1)));
+    // A rejected request takes nothing: every bucket gets its points back (the full one stays full).
+    if (rejected) await Promise.all(outcomes.map((o) => this.limiter(o.bucket.limit).reward(o.bucket.key, o.bucket.cost ?? 1)));
     return outcomes
-      .map((o) => decisionOf(o, rejected && !o.rejected ? 1 : 0))
+      .map((o) => decisionOf(o, rejected && !o.rejected ? (o.bucket.cost ?? 1) : 0))
       .reduce<Decision | undefined>((best, d) => mostConstraining(best, d), undefined);
+  }
+
+  /** Gives back what a request took from buckets checked earlier, when a later check refuses it. */
+  async refund(buckets: Bucket[]): Promise<void> {
+    if (!this.enabled) return;
+    await Promise.all(buckets.map((b) => this.limiter(b.limit).reward(b.key, b.cost ?? 1)));
   }
 }
 

@@ -1,5 +1,7 @@
-// Every rate limit of the service, in one table (spec: Limits). The limiter, the OpenAPI document and
-// the README's table are all made from it. Paths are relative to the API base of their surface.
+// Every rate limit of the service, in one table (spec: Limits): its size, window and key. Which
+// endpoints a limit counts is said where the endpoint is defined: a procedure names its buckets in its
+// metadata (`limits`), an Express-only route counts its own. The README's table and the OpenAPI
+// documents are made from this table and the procedures.
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
@@ -9,14 +11,20 @@ export type Limit = {
   id: string;
   /** `pages`: the service's own HTML forms (sign-in), outside both APIs. */
   surface: 'platform' | 'public' | 'pages';
-  /** Method and path pattern of the endpoint, or a class of requests for the general buckets. */
-  endpoint: string;
-  method?: string;
-  path?: RegExp;
-  /** General buckets: which authenticated platform requests they count. */
+  /**
+   * Where the bucket is counted. `pipeline`: the general buckets, by the HTTP pipeline for every request
+   * of their class. `procedure`: named in the `limits` of a procedure's metadata and counted by the
+   * procedure middleware, for REST and /trpc alike (the README and the documents name the endpoints
+   * from those procedures). `route`: by a route that exists only in Express (OAuth, the events stream,
+   * the sign-in forms).
+   */
+  checkedBy: 'pipeline' | 'procedure' | 'route';
+  /** What a `pipeline` or `route` bucket counts, in words. */
+  endpoint?: string;
+  /** The Express-only routes that count a `route` bucket (`METHOD /path` under the API base), for the documents. */
+  routes?: readonly string[];
+  /** General buckets: which requests they count. */
   applies?: 'reads' | 'writes' | 'all' | 'unauthenticated';
-  /** Counted where the request is understood, not by the HTTP pipeline (e.g. after the body is read). */
-  checkedBy?: 'oauth';
   points: number;
   seconds: number;
   key: LimitKey;
@@ -25,58 +33,62 @@ export type Limit = {
 const MINUTE = 60;
 const HOUR = 3600;
 
-export const LIMITS: readonly Limit[] = [
-  { id: 'token-reads', surface: 'platform', endpoint: 'authenticated reads (GET)', applies: 'reads', points: 300, seconds: MINUTE, key: 'app_user' },
-  { id: 'token-writes', surface: 'platform', endpoint: 'authenticated writes', applies: 'writes', points: 120, seconds: MINUTE, key: 'app_user' },
-  { id: 'app', surface: 'platform', endpoint: 'every authenticated request of an app', applies: 'all', points: 6000, seconds: MINUTE, key: 'app' },
+const LIMIT_DEFS = [
+  { id: 'token-reads', surface: 'platform', checkedBy: 'pipeline', endpoint: 'authenticated reads (GET; tRPC queries)', applies: 'reads', points: 300, seconds: MINUTE, key: 'app_user' },
+  { id: 'token-writes', surface: 'platform', checkedBy: 'pipeline', endpoint: 'authenticated writes (POST, PUT, PATCH, DELETE; tRPC mutations)', applies: 'writes', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'app', surface: 'platform', checkedBy: 'pipeline', endpoint: 'every authenticated request of an app', applies: 'all', points: 6000, seconds: MINUTE, key: 'app' },
   // Not in the spec: requests without a valid bearer token still carry honest headers.
-  { id: 'unauthenticated', surface: 'platform', endpoint: 'requests without a valid bearer token', applies: 'unauthenticated', points: 300, seconds: MINUTE, key: 'ip' },
-  { id: 'device-code', surface: 'platform', endpoint: 'POST /auth/device/code', method: 'POST', path: /^\/auth\/device\/code$/, points: 10, seconds: HOUR, key: 'ip' },
-  { id: 'device-token', surface: 'platform', endpoint: 'POST /auth/device/token (and device-code polls sent to POST /oauth/token)', method: 'POST', path: /^\/auth\/device\/token$/, points: 200, seconds: 10 * MINUTE, key: 'ip' },
-  { id: 'refresh', surface: 'platform', endpoint: 'POST /auth/refresh (and refreshes sent to POST /oauth/token)', method: 'POST', path: /^\/auth\/refresh$/, points: 20, seconds: HOUR, key: 'ip' },
-  { id: 'token-admission', surface: 'platform', endpoint: 'POST /oauth/token (admission)', method: 'POST', path: /^\/oauth\/token$/, points: 180, seconds: MINUTE, key: 'ip' },
-  { id: 'token-client', surface: 'platform', endpoint: 'POST /oauth/token (per client)', method: 'POST', path: /^\/oauth\/token$/, checkedBy: 'oauth', points: 120, seconds: MINUTE, key: 'client_ip' },
-  { id: 'revoke', surface: 'platform', endpoint: 'POST /oauth/revoke', method: 'POST', path: /^\/oauth\/revoke$/, checkedBy: 'oauth', points: 60, seconds: MINUTE, key: 'client_ip' },
-  { id: 'consent-approvals', surface: 'platform', endpoint: 'POST /oauth/authorize (approvals)', method: 'POST', path: /^\/oauth\/authorize$/, checkedBy: 'oauth', points: 30, seconds: MINUTE, key: 'user' },
-  { id: 'calendar', surface: 'platform', endpoint: 'GET /calendar', method: 'GET', path: /^\/calendar$/, points: 60, seconds: MINUTE, key: 'app_user' },
-  { id: 'history', surface: 'platform', endpoint: 'GET /me/history', method: 'GET', path: /^\/me\/history$/, points: 120, seconds: MINUTE, key: 'app_user' },
-  { id: 'lists', surface: 'platform', endpoint: 'GET /me/lists', method: 'GET', path: /^\/me\/lists$/, points: 120, seconds: MINUTE, key: 'app_user' },
-  { id: 'playback', surface: 'platform', endpoint: 'POST /playback/{action}', method: 'POST', path: /^\/playback\/[^/]+$/, points: 120, seconds: 5 * MINUTE, key: 'user' },
-  { id: 'events-token', surface: 'platform', endpoint: 'GET /playback/events (per token)', method: 'GET', path: /^\/playback\/events$/, points: 20, seconds: MINUTE, key: 'token' },
-  { id: 'events-user', surface: 'platform', endpoint: 'GET /playback/events (per user)', method: 'GET', path: /^\/playback\/events$/, points: 60, seconds: MINUTE, key: 'user' },
-  { id: 'sync-changes', surface: 'platform', endpoint: 'GET /me/sync/changes', method: 'GET', path: /^\/me\/sync\/changes$/, points: 120, seconds: MINUTE, key: 'app_user' },
-  { id: 'sync-snapshot', surface: 'platform', endpoint: 'GET /me/sync/snapshot', method: 'GET', path: /^\/me\/sync\/snapshot$/, points: 120, seconds: MINUTE, key: 'app_user' },
-  { id: 'sync-write', surface: 'platform', endpoint: 'POST /sync/{resource}', method: 'POST', path: /^\/sync\/[^/]+$/, points: 30, seconds: MINUTE, key: 'operation_app_user' },
-  { id: 'public-user', surface: 'public', endpoint: 'GET /users/{username}', method: 'GET', path: /^\/users\/[^/]+$/, points: 60, seconds: MINUTE, key: 'ip' },
-  { id: 'public-search', surface: 'public', endpoint: 'GET /catalog/search', method: 'GET', path: /^\/catalog\/search$/, points: 60, seconds: MINUTE, key: 'ip' },
-  { id: 'public-trending', surface: 'public', endpoint: 'GET /catalog/trending', method: 'GET', path: /^\/catalog\/trending$/, points: 60, seconds: MINUTE, key: 'ip' },
-  { id: 'public-discover', surface: 'public', endpoint: 'GET /catalog/discover', method: 'GET', path: /^\/catalog\/discover$/, points: 90, seconds: MINUTE, key: 'ip' },
-  { id: 'public-overview', surface: 'public', endpoint: 'GET /community/overview', method: 'GET', path: /^\/community\/overview$/, points: 60, seconds: MINUTE, key: 'ip' },
+  { id: 'unauthenticated', surface: 'platform', checkedBy: 'pipeline', endpoint: 'requests without a valid bearer token', applies: 'unauthenticated', points: 300, seconds: MINUTE, key: 'ip' },
+  { id: 'device-code', surface: 'platform', checkedBy: 'route', routes: ['POST /auth/device/code'], endpoint: 'POST /auth/device/code', points: 10, seconds: HOUR, key: 'ip' },
+  { id: 'device-token', surface: 'platform', checkedBy: 'route', routes: ['POST /auth/device/token', 'POST /oauth/token'], endpoint: 'POST /auth/device/token (and device-code polls sent to POST /oauth/token)', points: 200, seconds: 10 * MINUTE, key: 'ip' },
+  { id: 'refresh', surface: 'platform', checkedBy: 'route', routes: ['POST /auth/refresh', 'POST /oauth/token'], endpoint: 'POST /auth/refresh (and refreshes sent to POST /oauth/token)', points: 20, seconds: HOUR, key: 'ip' },
+  { id: 'token-admission', surface: 'platform', checkedBy: 'route', routes: ['POST /oauth/token'], endpoint: 'POST /oauth/token (admission)', points: 180, seconds: MINUTE, key: 'ip' },
+  { id: 'token-client', surface: 'platform', checkedBy: 'route', routes: ['POST /oauth/token'], endpoint: 'POST /oauth/token (per client)', points: 120, seconds: MINUTE, key: 'client_ip' },
+  { id: 'revoke', surface: 'platform', checkedBy: 'route', routes: ['POST /oauth/revoke'], endpoint: 'POST /oauth/revoke', points: 60, seconds: MINUTE, key: 'client_ip' },
+  { id: 'consent-approvals', surface: 'platform', checkedBy: 'route', routes: ['POST /oauth/authorize'], endpoint: 'POST /oauth/authorize (approvals)', points: 30, seconds: MINUTE, key: 'user' },
+  { id: 'calendar', surface: 'platform', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'app_user' },
+  { id: 'history', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'lists', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'playback', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: 5 * MINUTE, key: 'user' },
+  { id: 'events-token', surface: 'platform', checkedBy: 'route', routes: ['GET /playback/events'], endpoint: 'GET /playback/events (per token)', points: 20, seconds: MINUTE, key: 'token' },
+  { id: 'events-user', surface: 'platform', checkedBy: 'route', routes: ['GET /playback/events'], endpoint: 'GET /playback/events (per user)', points: 60, seconds: MINUTE, key: 'user' },
+  { id: 'sync-changes', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'sync-snapshot', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'sync-write', surface: 'platform', checkedBy: 'procedure', points: 30, seconds: MINUTE, key: 'operation_app_user' },
+  { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
+  { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
+  { id: 'public-trending', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
+  { id: 'public-discover', surface: 'public', checkedBy: 'procedure', points: 90, seconds: MINUTE, key: 'ip' },
+  { id: 'public-overview', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   // Password guessing (core/accounts/sign-in.ts): failed sign-ins, counted on every form that takes a
   // password; the next attempt past a full bucket is refused without checking the password.
-  { id: 'sign-in-account', surface: 'pages', endpoint: 'failed password sign-ins for one account (every sign-in form)', checkedBy: 'oauth', points: 10, seconds: 15 * MINUTE, key: 'account' },
-  { id: 'sign-in-ip', surface: 'pages', endpoint: 'failed password sign-ins from one address (every sign-in form)', checkedBy: 'oauth', points: 50, seconds: 15 * MINUTE, key: 'ip' },
-];
+  { id: 'sign-in-account', surface: 'pages', checkedBy: 'route', endpoint: 'failed password sign-ins for one account (every sign-in form)', points: 10, seconds: 15 * MINUTE, key: 'account' },
+  { id: 'sign-in-ip', surface: 'pages', checkedBy: 'route', endpoint: 'failed password sign-ins from one address (every sign-in form)', points: 50, seconds: 15 * MINUTE, key: 'ip' },
+] as const satisfies readonly Limit[];
 
-export function limitById(id: string): Limit {
+/** The id of a limit: what procedure metadata and routes name. */
+export type LimitId = (typeof LIMIT_DEFS)[number]['id'];
+
+export const LIMITS: readonly Limit[] = LIMIT_DEFS;
+
+export function limitById(id: LimitId): Limit {
   const limit = LIMITS.find((l) => l.id === id);
   if (!limit) throw new Error(`no rate limit ${id}`);
   return limit;
 }
 
-/** What the request looks like to the limiter. */
+/** Who is asking, as far as the limiter needs to know. */
 export type LimitSubject = {
-  surface: 'platform' | 'public';
-  method: string;
-  /** Path relative to the surface's base. */
-  path: string;
   ip: string;
   actor?: { userId: string; clientId: string } | undefined;
   /** A digest of the bearer token, for per-token buckets. */
   tokenId?: string | undefined;
+  /** The operation, for per-operation buckets: the procedure's name (e.g. `sync.history`). */
+  operation?: string | undefined;
 };
 
-export type Bucket = { limit: Limit; key: string };
+/** One bucket to count a request in; `cost` is how many requests it counts for (a /trpc batch: its calls). */
+export type Bucket = { limit: Limit; key: string; cost?: number };
 
 function keyFor(limit: Limit, s: LimitSubject): string | undefined {
   const a = s.actor;
@@ -92,27 +104,36 @@ function keyFor(limit: Limit, s: LimitSubject): string | undefined {
     case 'token':
       return s.tokenId;
     case 'operation_app_user':
-      return a && `${s.path.split('/')[2]}:${a.clientId}:${a.userId}`;
+      return a && s.operation && `${s.operation}:${a.clientId}:${a.userId}`;
     case 'client_ip':
     case 'account':
-      return undefined; // known only once the body is read (checkedBy: 'oauth')
+      return undefined; // known only once the body is read: the route builds these buckets itself
   }
 }
 
-const isRead = (method: string) => method === 'GET' || method === 'HEAD';
-
-/** The buckets the HTTP pipeline checks for a request: all that apply, before the body is read. */
-export function bucketsFor(s: LimitSubject): Bucket[] {
+/** The buckets of the given limits that apply to this subject (a per-user bucket needs a user). */
+export function bucketsOf(ids: readonly LimitId[], s: LimitSubject): Bucket[] {
   const buckets: Bucket[] = [];
-  for (const limit of LIMITS) {
-    if (limit.surface !== s.surface || limit.checkedBy) continue;
-    if (limit.applies) {
-      const applies =
-        limit.applies === 'unauthenticated' ? !s.actor : s.actor && (limit.applies === 'all' || (limit.applies === 'reads') === isRead(s.method));
-      if (!applies) continue;
-    } else if (limit.method !== s.method || !limit.path?.test(s.path)) continue;
+  for (const id of ids) {
+    const limit = limitById(id);
     const key = keyFor(limit, s);
     if (key) buckets.push({ limit, key });
+  }
+  return buckets;
+}
+
+/**
+ * The general buckets of platform requests, counted by the HTTP pipeline for every request, whatever
+ * it reaches: reads or writes per app and user, every request per app, and requests without a valid
+ * token per address. `calls` is how many procedure calls the request makes (a /trpc batch makes several).
+ */
+export function generalBuckets(s: LimitSubject & { read: boolean; calls: number }): Bucket[] {
+  const buckets: Bucket[] = [];
+  for (const limit of LIMITS) {
+    if (limit.checkedBy !== 'pipeline') continue;
+    const applies = limit.applies === 'unauthenticated' ? !s.actor : !!s.actor && (limit.applies === 'all' || (limit.applies === 'reads') === s.read);
+    const key = applies ? keyFor(limit, s) : undefined;
+    if (key) buckets.push({ limit, key, ...(s.calls !== 1 ? { cost: s.calls } : {}) });
   }
   return buckets;
 }

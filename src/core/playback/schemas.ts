@@ -131,6 +131,7 @@ export const continueWatchingItem = z
     updatedAt: z.string().describe('Server time of the last playback event that moved this entry.'),
     expiresAt: z.string().describe('When the entry disappears without further playback (30 days after updatedAt).'),
   })
-  .strict();
+  .strict()
+  .meta({ id: 'ContinueWatchingItem' });
 
 export type ContinueWatchingItem = z.infer<typeof continueWatchingItem>;

@@ -11,17 +11,17 @@ const deps = (ctx: Context) => {
 
 export const catalogRouter = router({
   search: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/catalog/search', tags: ['catalog'], summary: 'Search titles by name, typo-tolerant, ranked by relevance', protect: false } })
+    .meta({ openapi: { method: 'GET', path: '/catalog/search', tags: ['catalog'], summary: 'Search titles by name, typo-tolerant, ranked by relevance', protect: false }, limits: ['public-search'] })
     .input(searchInput)
     .output(catalogItems)
     .query(({ ctx, input }) => searchCatalog(deps(ctx), input)),
   discover: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/catalog/discover', tags: ['catalog'], summary: 'Browse titles by type, category, genre, years, language and rating', protect: false } })
+    .meta({ openapi: { method: 'GET', path: '/catalog/discover', tags: ['catalog'], summary: 'Browse titles by type, category, genre, years, language and rating', protect: false }, limits: ['public-discover'] })
     .input(discoverInput)
     .output(catalogItems)
     .query(({ ctx, input }) => discoverCatalog(deps(ctx), input)),
   trending: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/catalog/trending', tags: ['catalog'], summary: 'Titles trending now', protect: false } })
+    .meta({ openapi: { method: 'GET', path: '/catalog/trending', tags: ['catalog'], summary: 'Titles trending now', protect: false }, limits: ['public-trending'] })
     .input(trendingInput)
     .output(catalogItems)
     .query(({ ctx, input }) => trendingCatalog(deps(ctx), input)),

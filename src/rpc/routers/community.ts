@@ -8,7 +8,7 @@ const DOC = `Computed from every user's watch history and list likes: active use
 
 export const communityRouter = router({
   overview: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/community/overview', tags: ['community'], summary: 'Community-wide figures: active users, this week\'s watches, most watched titles, top lists', description: DOC, protect: false } })
+    .meta({ openapi: { method: 'GET', path: '/community/overview', tags: ['community'], summary: 'Community-wide figures: active users, this week\'s watches, most watched titles, top lists', description: DOC, protect: false }, limits: ['public-overview'] })
     .input(z.strictObject({}).optional())
     .output(communityOverviewShape)
     .query(({ ctx }) => {

@@ -22,7 +22,7 @@ export const historyRouter = router({
       logTitleWatch(ctx.em, ctx.actor.userId, ctx.actor.clientId, { ...input, watchedAt: input.watchedAt ?? new Date() }),
     ),
   list: platformProcedure('history:read')
-    .meta({ openapi: { method: 'GET', path: '/me/history', tags: ['history'], summary: 'The user\'s watch history, newest first, in cursor pages', description: LIST_DOC, protect: true } })
+    .meta({ openapi: { method: 'GET', path: '/me/history', tags: ['history'], summary: 'The user\'s watch history, newest first, in cursor pages', description: LIST_DOC, protect: true }, limits: ['history'] })
     .input(historyQuery)
     .output(z.strictObject({ items: z.array(historyItem), nextCursor: z.string().optional().describe('Absent on the last page.') }).meta({ id: 'HistoryPage' }))
     .query(({ ctx, input }) => listHistory(ctx.em, ctx.actor.userId, input)),

@@ -67,6 +67,7 @@ export const listsRouter = router({
         summary: 'The user\'s lists (owned, and collaborating after accepting), oldest first',
         description: `\`limit\` 1-${PAGE_MAX} (default ${PAGE_DEFAULT}); follow \`nextCursor\` (absent on the last page) keeping \`limit\` identical (else 400 \`invalid_request\`).`,
       },
+      limits: ['lists'],
     })
     .input(z.strictObject(pageQuery).optional())
     .output(myListsPage)

@@ -32,7 +32,7 @@ const dismissed = z.object({ id: z.number().int().min(1), dismissed: z.literal(t
 
 export const playbackRouter = router({
   event: platformProcedure('playback:write')
-    .meta({ openapi: { method: 'POST', path: '/playback/{action}', tags: ['playback'], summary: 'Report a playback event (start, pause, resume, stop, progress)', description: EVENT_DESCRIPTION, protect: true, errorResponses: [400, 409, 422, 500] } })
+    .meta({ openapi: { method: 'POST', path: '/playback/{action}', tags: ['playback'], summary: 'Report a playback event (start, pause, resume, stop, progress)', description: EVENT_DESCRIPTION, protect: true, errorResponses: [400, 409, 422, 500] }, limits: ['playback'] })
     .input(playbackEventInput)
     .output(playbackResponse)
     .mutation(({ ctx, input }) => recordPlaybackEvent(ctx.em, ctx.actor, input)),

@@ -18,6 +18,7 @@ import {
 } from '../../core/sync/schemas.ts';
 import { readSnapshot } from '../../core/sync/snapshot.ts';
 import { describeZodError } from '../errors.ts';
+import { SYNC_BODY_LIMIT } from '../../core/limits/body.ts';
 import { authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
 const ITEM_SCHEMAS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
@@ -65,6 +66,8 @@ function bulkProcedure(resource: SyncResource) {
         protect: true,
         requestHeaders: idempotencyHeader,
       },
+      limits: ['sync-write'],
+      bodyLimit: SYNC_BODY_LIMIT,
     })
     .input(bulkInput)
     .output(bulkResultSchema)
@@ -110,6 +113,8 @@ function feedResources(scopes: ReadonlySet<string>, asked: string | undefined): 
 }
 
 const resourceNames = Object.keys(CHANGE_RESOURCES).join(', ');
+/** The feed and the snapshot check scopes per resource: a token needs the read scope of one at least. */
+const FEED_READ_SCOPES = [...new Set(Object.values(CHANGE_RESOURCES))];
 const cursorInput = z.string().min(1).max(1000).optional();
 
 export const syncRouter = router({
@@ -118,7 +123,7 @@ export const syncRouter = router({
   watchlist: bulkProcedure('watchlist'),
   // Matched only by resources other than the three above (the facade tries procedures in order).
   other: authenticatedProcedure
-    .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true }, limits: ['sync-write'], bodyLimit: SYNC_BODY_LIMIT })
     .input(z.object({ resource: z.string() }).catchall(z.unknown()))
     .output(bulkResultSchema)
     .mutation(({ input }) => {
@@ -132,9 +137,12 @@ export const syncRouter = router({
         tags: ['sync'],
         summary: 'Change feed: every change of the user\'s data after a cursor, durable and ordered',
         description:
-          'Delivery is at-least-once: apply each change idempotently keyed on (resource, resourceId). Without a cursor the feed starts at the beginning of retained history (the latest change of every live item, and everything of the last 90 days). Follow `nextCursor` (always present) with the same `resources`; `hasMore` false means caught up, poll later. A change of a transaction that commits late is never skipped. Cursors are valid 90 days from their issue; an older one is 400 `invalid_request`: take a new snapshot. Scope: the read scope of each resource (history:read, ratings:read for ratings/favourites/show_status, lists:read for lists/list_items, collection:read, playback:read).',
+          'Delivery is at-least-once: apply each change idempotently keyed on (resource, resourceId). Without a cursor the feed starts at the beginning of retained history (the latest change of every live item, and everything of the last 90 days). Follow `nextCursor` (always present) with the same `resources`; `hasMore` false means caught up, poll later. A change of a transaction that commits late is never skipped. Cursors are valid 90 days from their issue; an older one is 400 `invalid_request`: take a new snapshot. Scope: the read scope of each resource asked for: ' +
+          Object.entries(CHANGE_RESOURCES).map(([resource, scope]) => `${resource} ${scope}`).join(', ') + '.',
         protect: true,
       },
+      limits: ['sync-changes'],
+      anyScope: FEED_READ_SCOPES,
     })
     .input(
       z
@@ -160,6 +168,8 @@ export const syncRouter = router({
           'Each item is the same record the change feed carries. Page with `nextCursor` (null on the last page), keeping `resource` identical; then follow GET /me/sync/changes from `changesCursor` with `resources` = this resource: nothing between the two is lost. Scope: the resource\'s read scope.',
         protect: true,
       },
+      limits: ['sync-snapshot'],
+      anyScope: FEED_READ_SCOPES,
     })
     .input(
       z

@@ -88,6 +88,7 @@ export const titlesRouter = router({
           'Followed shows: favourites, shows with a status other than dropped, and shows with a watched episode unless dropped. startDate YYYY-MM-DD (default today, UTC); days 1 to 31 (default 7). watched is null unless the token has history:read.',
         protect: true,
       },
+      limits: ['calendar'],
     })
     .input(calendarInput)
     .output(calendarOutput)

@@ -8,7 +8,7 @@ const DOC = `The username matches regardless of case. A private profile answers 
 
 export const usersRouter = router({
   get: publicProcedure
-    .meta({ openapi: { method: 'GET', path: '/users/{username}', tags: ['users'], summary: 'A user\'s public profile', description: DOC, protect: false } })
+    .meta({ openapi: { method: 'GET', path: '/users/{username}', tags: ['users'], summary: 'A user\'s public profile', description: DOC, protect: false }, limits: ['public-user'] })
     .input(z.strictObject({ username: z.string().min(1).max(100) }))
     .output(publicProfileShape)
     .query(({ ctx, input }) => publicProfile(ctx.em, input.username, ctx.config.imageBaseUrl)),
