@@ -17,13 +17,13 @@
 // Targets: p99 at most 25 ms; throughput at least half the bare baseline's.
 import { createUser } from '../src/core/accounts/service.ts';
 import { createApp } from '../src/core/apps/service.ts';
-import { query, sqlParams } from '../src/core/db/sql.ts';
+import { query } from '../src/core/db/sql.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches, type WatchInput } from '../src/core/library/history-write.ts';
-import { selectHistory } from '../src/core/library/history-items.ts';
+import { historyPageSql } from '../src/core/library/history-read.ts';
 import { setRating } from '../src/core/library/ratings-write.ts';
-import { decodeCursor, encodeCursor } from '../src/core/paging/cursor.ts';
+import { encodeCursor } from '../src/core/paging/cursor.ts';
 import { recommendationsSql, titleDetailSql } from '../src/core/titles/queries.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
 import { tokenSql } from '../src/oauth/bearer.ts';
@@ -115,11 +115,7 @@ async function historyPages(url: string, token: string, userId: string): Promise
   let cursor: string | undefined;
   for (let i = 0; i < HISTORY_PAGES; i++) {
     const path = `/api/platform/v1/me/history?limit=${HISTORY_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    const after = cursor ? decodeCursor(cursor, {}, (p): p is [string, string] => Array.isArray(p)) : null;
-    const s = sqlParams();
-    const where = [`w.user_id = ${s.p(userId)}`];
-    if (after) where.push(`(w.watched_at, w.id) < (${s.p(after[0])}::timestamptz, ${s.p(after[1])}::bigint)`);
-    statements.push([tokenSql(token), { text: `${selectHistory('watch_history')} where ${where.join(' and ')} order by w.watched_at desc, w.id desc limit ${s.p(HISTORY_PAGE + 1)}`, params: s.params, prepare: true }]);
+    statements.push([tokenSql(token), historyPageSql(userId, { limit: HISTORY_PAGE, cursor })]);
     paths.push(path);
     const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     if (!res.ok) throw new Error(`GET /me/history answered ${res.status}`);

@@ -1,5 +1,5 @@
 // The user's library and the change feed's log.
-// change_log: every write to a user's data adds a row in the same transaction (DESIGN §3). `xid` is the
+// change_log: every write to a user's data adds a row in the same transaction. `xid` is the
 // writing transaction's id; the feed reads rows below the oldest still-open transaction, in (xid, id)
 // order, so a transaction that commits late can never land behind a cursor already handed out.
 import { Migration } from '@mikro-orm/migrations';

@@ -3,12 +3,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createUser } from './core/accounts/service.ts';
 import { createApp } from './core/apps/service.ts';
-import { query } from './core/db/sql.ts';
+import { anyUser } from './demo-repository.ts';
 import { randomBase64url } from './core/security/random.ts';
 
 export async function hasUsers(em: EntityManager): Promise<boolean> {
-  const rows = await query(em, { text: 'select 1 from app_user limit 1', params: [] });
-  return rows.length > 0;
+  return (await anyUser(em)) !== undefined;
 }
 
 export async function createDemoAccount(em: EntityManager, baseUrl: string): Promise<{ username: string; clientId: string; instructions: string }> {

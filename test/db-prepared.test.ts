@@ -2,9 +2,10 @@
 // mode, survive a migration that changes what they return, and are never named in embedded mode or
 // when DATABASE_PREPARED_STATEMENTS is off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type Database } from '../src/core/db/orm.ts';
+import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
 import { statementName } from '../src/core/db/prepared.ts';
-import { query, type Sql } from '../src/core/db/sql.ts';
+import { prepared as runPrepared, query, type Sql } from '../src/core/db/sql.ts';
+import { db as typed } from '../src/core/db/entities.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { freshDatabase, servicesMode, type TestDatabase } from './helpers/db.ts';
 
@@ -36,6 +37,16 @@ describe.runIf(servicesMode)('named statements (services mode)', () => {
     const statements = (await namedOnSession(db)).map((r) => r.statement);
     expect(statements).toContain(text);
     expect(statements).not.toContain('select $1::int + 1 as plain');
+  });
+
+  it('runs a typed query given to prepared() as a named statement; its rows are typed as execute() types them', async () => {
+    await migrate(db.orm);
+    const em = db.orm.em.fork();
+    await typed(em).insertInto('oauth_key').values({ kind: 'probe', material: { a: 1 } }).execute();
+    const q = typed(em).selectFrom('oauth_key').select(['kind', 'material', 'created_at']).where('kind', '=', 'probe');
+    const [row] = await runPrepared(em, q);
+    expect(row).toEqual({ kind: 'probe', material: { a: 1 }, created_at: expect.any(Date) });
+    expect((await namedOnSession(db)).map((r) => r.statement)).toContain(q.compile().sql);
   });
 
   it('answers with the new columns after a migration changed them (the stale plan is renamed and retried)', async () => {

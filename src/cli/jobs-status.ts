@@ -4,50 +4,20 @@
 // and in services mode pg-boss's view of its queue: jobs by state and the last failed one with its error.
 // For an operator asking "did the sweeps run, what failed, what has stopped".
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../core/db/sql.ts';
+import { lastJobRuns } from '../core/job-runs/repository.ts';
 import { jobHealth, stuckInPgBoss } from '../jobs/health.ts';
 import { jobsFor } from '../jobs/index.ts';
 import { PG_BOSS_SCHEMA } from '../jobs/pg-boss.ts';
+import { hasPgBossJobs, jobCountsByState, lastFailedJobs } from '../jobs/repository.ts';
 import { noPositionals, parseOptions, UsageError, type Command } from './command.ts';
 
-type RunRow = {
-  job: string;
-  instance: string;
-  attempt: number;
-  started_at: Date;
-  finished_at: Date;
-  outcome: 'ok' | 'failed';
-  summary: Record<string, number> | null;
-  error: string | null;
-};
-
-async function lastRuns(em: EntityManager, runs: number): Promise<RunRow[]> {
-  return query<RunRow>(em, {
-    text: `select r.job, r.instance, r.attempt, r.started_at, r.finished_at, r.outcome, r.summary, r.error
-      from (select distinct job from job_run) j
-      cross join lateral (select * from job_run where job = j.job order by started_at desc, id desc limit $1) r
-      order by r.job, r.started_at desc, r.id desc`,
-    params: [runs],
-  });
-}
-
-type QueueRow = { name: string; state: string; n: number };
-type FailedRow = { name: string; id: string; retry_count: number; created_on: Date; completed_on: Date | null; output: unknown };
-
 /** pg-boss's tables, when pg-boss has ever run on this database (services mode). */
-async function queueState(em: EntityManager): Promise<{ counts: QueueRow[]; failed: FailedRow[] } | null> {
-  const [present] = await query<{ ok: boolean }>(em, { text: `select to_regclass($1) is not null as ok`, params: [`${PG_BOSS_SCHEMA}.job`] });
-  if (!present?.ok) return null;
-  const counts = await query<QueueRow>(em, { text: `select name, state::text, count(*)::int as n from ${PG_BOSS_SCHEMA}.job group by name, state`, params: [] });
-  const failed = await query<FailedRow>(em, {
-    text: `select distinct on (name) name, id, retry_count, created_on, completed_on, output
-      from ${PG_BOSS_SCHEMA}.job where state = 'failed' order by name, completed_on desc nulls last`,
-    params: [],
-  });
-  return { counts, failed };
+async function queueState(em: EntityManager) {
+  if (!(await hasPgBossJobs(em, PG_BOSS_SCHEMA))) return null;
+  return { counts: await jobCountsByState(em, PG_BOSS_SCHEMA), failed: await lastFailedJobs(em, PG_BOSS_SCHEMA) };
 }
 
-const iso = (d: Date | null) => (d ? new Date(d).toISOString() : null);
+const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 export const jobsStatusCommand: Command = {
   usage: 'jobs:status [--runs N]',
@@ -57,7 +27,7 @@ export const jobsStatusCommand: Command = {
     const runs = values.runs === undefined ? 5 : Number(values.runs);
     if (!Number.isInteger(runs) || runs < 1 || runs > 100) throw new UsageError(`--runs must be an integer from 1 to 100, not ${JSON.stringify(values.runs)}`);
     const em = db.orm.em.fork();
-    const rows = await lastRuns(em, runs);
+    const rows = await lastJobRuns(em, runs);
     const queue = await queueState(em);
     const configured = jobsFor(config);
     // Stuck runs are visible from here only in pg-boss's table; an in-process runner keeps them in memory.

@@ -6,8 +6,9 @@
 // the same figures, and a job whose last success is older than STALLED_AFTER_INTERVALS intervals is
 // stalled: the alert docs/operations.md describes.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../core/db/sql.ts';
+import { jobRunTimes } from '../core/job-runs/repository.ts';
 import type { Job } from './job.ts';
+import { activeLongerThan } from './repository.ts';
 import { STALLED_AFTER_INTERVALS } from './timing.ts';
 
 export type JobHealth = {
@@ -21,28 +22,11 @@ export type JobHealth = {
   stalled: boolean;
 };
 
-type RunTimes = { job: string; last_ok: Date | null; first_run: Date | null; now: Date };
-
-/** For each job: its last successful run and its first recorded run (job_run keeps 7 days). */
-async function runTimes(em: EntityManager, names: string[]): Promise<RunTimes[]> {
-  return query<RunTimes>(em, {
-    text: `select q.job, ok.finished_at as last_ok, f.started_at as first_run, now() as now
-      from unnest($1::text[]) as q(job)
-      left join lateral (select finished_at from job_run where job = q.job and outcome = 'ok' order by started_at desc limit 1) ok on true
-      left join lateral (select started_at from job_run where job = q.job order by started_at limit 1) f on true`,
-    params: [names],
-  });
-}
-
 /** pg-boss runs active for longer than their job's interval, by job. */
 export async function stuckInPgBoss(em: EntityManager, schema: string, jobs: Job[]): Promise<Map<string, number>> {
-  const rows = await query<{ name: string; n: number }>(em, {
-    text: `select q.name, (select count(*)::int from ${schema}.job j
-        where j.name = q.name and j.state = 'active' and j.started_on < now() - make_interval(secs => q.secs)) as n
-      from unnest($1::text[], $2::float8[]) as q(name, secs)`,
-    params: [jobs.map((j) => j.name), jobs.map((j) => j.intervalMs / 1000)],
-  });
-  return new Map(rows.map((r) => [r.name, r.n]));
+  const rows = jobs.length ? await activeLongerThan(em, schema, jobs.map((j) => ({ name: j.name, seconds: j.intervalMs / 1000 }))) : [];
+  const counts = new Map(rows.map((r) => [r.name, r.n]));
+  return new Map(jobs.map((j) => [j.name, counts.get(j.name) ?? 0]));
 }
 
 /**
@@ -52,7 +36,8 @@ export async function stuckInPgBoss(em: EntityManager, schema: string, jobs: Job
 export async function jobHealth(em: EntityManager, jobs: Job[], stuck: Map<string, number> | null, since: Date | null): Promise<JobHealth[]> {
   const active = jobs.filter((j) => j.intervalMs > 0);
   if (!active.length) return [];
-  const times = new Map((await runTimes(em, active.map((j) => j.name))).map((r) => [r.job, r]));
+  // For each job: its last successful run and its first recorded run (job_run keeps 7 days).
+  const times = new Map((await jobRunTimes(em, active.map((j) => j.name))).map((r) => [r.job, r]));
   return active.map((job) => {
     const t = times.get(job.name);
     const now = t ? new Date(t.now).getTime() : Date.now();

@@ -3,7 +3,7 @@
 import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { query } from '../core/db/sql.ts';
+import { deleteJobRunsOlderThan, insertJobRun } from '../core/job-runs/repository.ts';
 import type { Logger } from '../core/log.ts';
 import { recordJobRun } from '../core/metrics/registry.ts';
 
@@ -59,10 +59,16 @@ async function recordRun(
 ): Promise<void> {
   const em = orm.em.fork();
   const message = r.error === undefined ? null : r.error instanceof Error ? r.error.message : String(r.error);
-  await query(em, {
-    text: `insert into job_run (job, instance, queue_job_id, tick, attempt, started_at, finished_at, outcome, summary, error)
-      values ($1, $2, $3, $4, $5, $6, now(), $7, $8, $9)`,
-    params: [r.job, r.instance, r.origin.queueJobId ?? null, r.origin.tick ?? null, r.origin.attempt ?? 0, r.started, r.outcome, r.summary ? JSON.stringify(r.summary) : null, message],
+  await insertJobRun(em, {
+    job: r.job,
+    instance: r.instance,
+    queueJobId: r.origin.queueJobId ?? null,
+    tick: r.origin.tick ?? null,
+    attempt: r.origin.attempt ?? 0,
+    startedAt: r.started,
+    outcome: r.outcome,
+    summary: r.summary ?? null,
+    error: message,
   });
-  await query(em, { text: `delete from job_run where job = $1 and started_at < now() - make_interval(days => $2)`, params: [r.job, KEEP_RUNS_DAYS] });
+  await deleteJobRunsOlderThan(em, r.job, KEEP_RUNS_DAYS);
 }

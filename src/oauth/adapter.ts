@@ -5,7 +5,16 @@
 import { createHash } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { errors, type Adapter, type AdapterPayload } from 'oidc-provider';
-import { query } from '../core/db/sql.ts';
+import {
+  artifactGrantId,
+  deleteArtifact,
+  deleteArtifactsOfGrant,
+  deleteGrantAndArtifacts,
+  liveArtifact,
+  liveArtifactBy,
+  markConsumed,
+  upsertArtifact,
+} from '../core/tokens/repository.ts';
 
 const digest = (value: string) => createHash('sha256').update(value).digest('base64url');
 
@@ -17,8 +26,6 @@ const FOUND_BY_KEY = '#';
 
 /** The stored key of an artifact (e.g. a Grant, for connected apps). */
 export const artifactKey = (model: string, id: string) => digest(`${model}:${id}`);
-
-type Row = { payload: AdapterPayload; consumed_at: Date | null };
 
 /** Which payload fields hold secrets that must not be stored as given. */
 function stripSecrets(payload: AdapterPayload): AdapterPayload {
@@ -42,85 +49,58 @@ export function createAdapterClass(orm: MikroORM, findClient: FindClient) {
     }
 
     async upsert(id: string, payload: AdapterPayload, expiresIn?: number): Promise<void> {
-      await query(em(), {
-        text: `insert into oauth_artifact (id, model, payload, grant_id, user_code, uid, expires_at)
-               values ($1, $2, $3, $4, $5, $6, case when $7::int is null then null else now() + make_interval(secs => $7::int) end)
-               on conflict (id) do update set payload = excluded.payload, grant_id = excluded.grant_id,
-                 user_code = excluded.user_code, uid = excluded.uid, expires_at = excluded.expires_at`,
-        params: [
-          this.key(id),
-          this.model,
-          JSON.stringify(stripSecrets(payload)),
-          payload.grantId ?? null,
-          payload.userCode ? digest(payload.userCode) : null,
-          payload.uid ?? null,
-          expiresIn ?? null,
-        ],
+      await upsertArtifact(em(), {
+        id: this.key(id),
+        model: this.model,
+        payload: stripSecrets(payload),
+        grantId: payload.grantId ?? null,
+        userCode: payload.userCode ? digest(payload.userCode) : null,
+        uid: payload.uid ?? null,
+        expiresIn: expiresIn ?? null,
       });
     }
 
-    private restore(row: Row | undefined, id: string, userCode?: string): AdapterPayload | undefined {
+    private restore(row: Awaited<ReturnType<typeof liveArtifact>>, id: string, userCode?: string): AdapterPayload | undefined {
       if (!row) return undefined;
       const payload: AdapterPayload = { ...row.payload, jti: id } as AdapterPayload;
       if (userCode) payload.userCode = userCode;
-      if (row.consumed_at) payload.consumed = Math.floor(new Date(row.consumed_at).getTime() / 1000);
+      if (row.consumed_at) payload.consumed = Math.floor(row.consumed_at.getTime() / 1000);
       return payload;
     }
 
     async find(id: string): Promise<AdapterPayload | undefined> {
       // Clients are the apps of the `app` table, not provider artifacts.
       if (this.model === 'Client') return (await findClient(id)) as AdapterPayload | undefined;
-      const [row] = await query<Row>(em(), {
-        text: `select payload, consumed_at from oauth_artifact where id = $1 and (expires_at is null or expires_at > now())`,
-        params: [this.key(id)],
-      });
-      return this.restore(row, id);
+      return this.restore(await liveArtifact(em(), this.key(id)), id);
     }
 
     async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
-      const [row] = await query<Row & { id: string }>(em(), {
-        text: `select id, payload, consumed_at from oauth_artifact
-               where user_code = $1 and model = $2 and (expires_at is null or expires_at > now())`,
-        params: [digest(userCode), this.model],
-      });
+      const row = await liveArtifactBy(em(), 'user_code', digest(userCode), this.model);
       return row ? this.restore(row, `${FOUND_BY_KEY}${row.id}`, userCode) : undefined;
     }
 
     async findByUid(uid: string): Promise<AdapterPayload | undefined> {
-      const [row] = await query<Row & { id: string }>(em(), {
-        text: `select id, payload, consumed_at from oauth_artifact
-               where uid = $1 and model = $2 and (expires_at is null or expires_at > now())`,
-        params: [uid, this.model],
-      });
+      const row = await liveArtifactBy(em(), 'uid', uid, this.model);
       return row ? this.restore(row, `${FOUND_BY_KEY}${row.id}`) : undefined;
     }
 
     async consume(id: string): Promise<void> {
       const key = this.key(id);
-      const rows = await query(em(), {
-        text: `update oauth_artifact set consumed_at = now() where id = $1 and consumed_at is null returning id`,
-        params: [key],
-      });
-      if (rows.length > 0) return;
+      if (await markConsumed(em(), key)) return;
       // A parallel request consumed it first: this is a reuse like one that comes later, which the
       // provider answers by revoking the grant. Without this, 10 parallel redemptions of a stolen code
       // or refresh token left the winner's tokens standing whenever every loser got this far.
-      const [row] = await query<{ grant_id: string | null }>(em(), { text: `select grant_id from oauth_artifact where id = $1`, params: [key] });
-      if (row?.grant_id) {
-        await query(em(), {
-          text: `delete from oauth_artifact where grant_id = $1 or id = $2`,
-          params: [row.grant_id, artifactKey('Grant', row.grant_id)],
-        });
-      }
+      const grantId = await artifactGrantId(em(), key);
+      if (grantId) await deleteGrantAndArtifacts(em(), grantId, artifactKey('Grant', grantId));
       throw new errors.InvalidGrant(`${this.model} already used`);
     }
 
     async destroy(id: string): Promise<void> {
-      await query(em(), { text: `delete from oauth_artifact where id = $1`, params: [this.key(id)] });
+      await deleteArtifact(em(), this.key(id));
     }
 
     async revokeByGrantId(grantId: string): Promise<void> {
-      await query(em(), { text: `delete from oauth_artifact where grant_id = $1`, params: [grantId] });
+      await deleteArtifactsOfGrant(em(), grantId);
     }
   };
 }

@@ -8,7 +8,8 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import type { Actor } from '../core/actor.ts';
 import { touchGrant } from '../core/connected-apps/service.ts';
-import { query, type Sql } from '../core/db/sql.ts';
+import type { Sql } from '../core/db/sql.ts';
+import { tokenRow, tokenStatement } from '../core/tokens/repository.ts';
 import { artifactKey } from './adapter.ts';
 
 // The database moves a grant's last use at most once a minute; this process also asks at most that often,
@@ -26,26 +27,15 @@ function noteUse(orm: MikroORM, grantId: string) {
   touchGrant(orm.em.fork(), grantId).catch(() => {});
 }
 
-type TokenPayload = { kind?: string; format?: string; exp?: number; accountId?: string; clientId?: string; grantId?: string; scope?: string };
-type TokenRow = { payload: TokenPayload; client_id: string | null; active: boolean | null; official: boolean | null; grant_stands: boolean };
-
-/** The grant's key as the adapter stores it (artifactKey('Grant', id): SHA-256, base64url), in SQL. */
-const GRANT_KEY = `rtrim(translate(encode(sha256(convert_to('Grant:' || (t.payload->>'grantId'), 'UTF8')), 'base64'), '+/', '-_'), '=')`;
-
-const TOKEN_SQL = `select t.payload, a.client_id, a.active, a.official,
-    exists (select 1 from oauth_artifact g where g.id = ${GRANT_KEY} and (g.expires_at is null or g.expires_at > now())) as grant_stands
-  from oauth_artifact t left join app a on a.client_id = t.payload->>'clientId'
-  where t.id = $1 and (t.expires_at is null or t.expires_at > now())`;
-
-/** The one statement that verifies `token` (exported for the benchmark's bare baseline). */
+/** The one statement that verifies `token` (exported for the benchmark's bare baseline): the text tokenRow runs. */
 export function tokenSql(token: string): Sql {
-  return { text: TOKEN_SQL, params: [artifactKey('AccessToken', token)], prepare: true };
+  return tokenStatement(artifactKey('AccessToken', token));
 }
 
 /** `_provider`: tokens are the provider's, read here straight from its storage (see above). */
 export async function actorForToken(_provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
   if (!token || token.length > 512) return null;
-  const [row] = await query<TokenRow>(orm.em.fork(), tokenSql(token));
+  const row = await tokenRow(orm.em.fork(), artifactKey('AccessToken', token));
   if (!row) return null;
   const at = row.payload;
   // What the provider's AccessToken.find checks of an opaque token's payload: its kind, format and expiry.

@@ -8,7 +8,7 @@
 // One statement reads and writes the row, so of polls sent at the same moment one is answered on its
 // merits and the others are told to slow down, on every instance alike.
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { query } from '../core/db/sql.ts';
+import { recordPoll } from '../core/tokens/repository.ts';
 import { artifactKey } from './adapter.ts';
 
 /** Seconds a device waits between polls, as announced in the device code response. */
@@ -25,18 +25,12 @@ export type Poll = { tooSoon: boolean; interval: number };
  * code, refused ones included: a device that keeps polling early keeps being slowed down.
  */
 export async function recordDevicePoll(orm: MikroORM, deviceCode: string, lifetimeSeconds: number): Promise<Poll> {
-  const [row] = await query<{ interval: number; too_soon: boolean }>(orm.em.fork(), {
-    text: `insert into oauth_artifact (id, model, payload, expires_at)
-           values ($1, '${MODEL}', jsonb_build_object('at', extract(epoch from clock_timestamp())::float8, 'interval', $2::int, 'tooSoon', false),
-                   now() + make_interval(secs => $4::int))
-           on conflict (id) do update set payload = (
-             select jsonb_build_object('at', t.now, 'interval', t.interval + case when t.soon then $3::int else 0 end, 'tooSoon', t.soon)
-             from (select extract(epoch from clock_timestamp())::float8 as now,
-                          (oauth_artifact.payload->>'interval')::int as interval,
-                          extract(epoch from clock_timestamp())::float8 - (oauth_artifact.payload->>'at')::float8
-                            < (oauth_artifact.payload->>'interval')::int as soon) t)
-           returning (payload->>'interval')::int as interval, (payload->>'tooSoon')::boolean as too_soon`,
-    params: [artifactKey(MODEL, deviceCode), DEVICE_POLL_INTERVAL, SLOW_DOWN_STEP, lifetimeSeconds],
+  const payload = await recordPoll(orm.em.fork(), {
+    id: artifactKey(MODEL, deviceCode),
+    model: MODEL,
+    interval: DEVICE_POLL_INTERVAL,
+    slowDown: SLOW_DOWN_STEP,
+    lifetimeSeconds,
   });
-  return { tooSoon: Boolean(row?.too_soon), interval: row?.interval ?? DEVICE_POLL_INTERVAL };
+  return { tooSoon: Boolean(payload.tooSoon), interval: payload.interval ?? DEVICE_POLL_INTERVAL };
 }

@@ -2,19 +2,13 @@
 // of the service uses the same ones (a flow may start on one instance and finish on another).
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { query } from '../core/db/sql.ts';
+import { keepKey } from '../core/tokens/repository.ts';
 
 export type ProviderKeys = { cookieKeys: string[]; signingKey: Record<string, unknown> };
 
 async function keep<T>(orm: MikroORM, kind: string, make: () => T): Promise<T> {
-  const em = orm.em.fork();
   // Insert-if-absent, then read: of two instances starting at once, both end up with the first key.
-  await query(em, {
-    text: `insert into oauth_key (kind, material) values ($1, $2) on conflict (kind) do nothing`,
-    params: [kind, JSON.stringify(make())],
-  });
-  const [row] = await query<{ material: T }>(em, { text: `select material from oauth_key where kind = $1`, params: [kind] });
-  return row!.material;
+  return (await keepKey(orm.em.fork(), kind, make())) as T;
 }
 
 export async function providerKeys(orm: MikroORM): Promise<ProviderKeys> {

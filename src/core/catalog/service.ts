@@ -2,28 +2,24 @@
 // cached briefly (cache.ts), keyed by the read and its normalised input.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { CatalogCache } from './cache.ts';
-import { toCatalogItem, type ItemRow } from './present.ts';
-import { query, type Sql } from '../db/sql.ts';
-import { discoverSql, searchSql, trendingSql } from './queries.ts';
+import { toCatalogItem } from './present.ts';
+import { countTitles, discoverItems, searchItems, trendingItems, type ItemRow } from './repository.ts';
 import type { CatalogItem, DiscoverInput, SearchInput, TrendingInput } from './schemas.ts';
 
 export type CatalogDeps = { em: EntityManager; imageBaseUrl: string; cache: CatalogCache };
 type Items = { items: CatalogItem[] };
 
-function cachedItems(deps: CatalogDeps, key: string, sql: () => Sql): Promise<Items> {
+function cachedItems(deps: CatalogDeps, key: string, read: (em: EntityManager) => Promise<ItemRow[]>): Promise<Items> {
   return deps.cache.get(key, async () => {
-    const rows = await query<ItemRow>(deps.em, sql());
+    const rows = await read(deps.em);
     return { items: rows.map((r) => toCatalogItem(r, deps.imageBaseUrl)) };
   });
 }
 
 // Search is case-insensitive throughout, so "Spirited Away" and "spirited away" share an entry.
 export const searchCatalog = (deps: CatalogDeps, input: SearchInput) =>
-  cachedItems(deps, `search:${JSON.stringify({ ...input, q: input.q.toLowerCase() })}`, () => searchSql(input));
-export const discoverCatalog = (deps: CatalogDeps, input: DiscoverInput) => cachedItems(deps, `discover:${JSON.stringify(input)}`, () => discoverSql(input));
-export const trendingCatalog = (deps: CatalogDeps, input: TrendingInput) => cachedItems(deps, `trending:${JSON.stringify(input)}`, () => trendingSql(input));
+  cachedItems(deps, `search:${JSON.stringify({ ...input, q: input.q.toLowerCase() })}`, (em) => searchItems(em, input));
+export const discoverCatalog = (deps: CatalogDeps, input: DiscoverInput) => cachedItems(deps, `discover:${JSON.stringify(input)}`, (em) => discoverItems(em, input));
+export const trendingCatalog = (deps: CatalogDeps, input: TrendingInput) => cachedItems(deps, `trending:${JSON.stringify(input)}`, (em) => trendingItems(em, input));
 
-export async function catalogSize(em: EntityManager): Promise<number> {
-  const [row] = await query<{ n: number }>(em, { text: 'select count(*)::int as n from title', params: [] });
-  return row?.n ?? 0;
-}
+export const catalogSize = (em: EntityManager): Promise<number> => countTitles(em);

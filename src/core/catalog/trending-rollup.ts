@@ -4,24 +4,12 @@
 // readers see the previous roll-up or the new one. Watches logged "in the future" (within the clock-skew
 // allowance) do not count yet, as in the community overview.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
+import { replaceTrending } from './repository.ts';
 
 export const TRENDING_WINDOW_DAYS = 7;
 
 export async function rollUpTrending(em: EntityManager, now: Date): Promise<{ titles: number }> {
   const since = new Date(now.getTime() - TRENDING_WINDOW_DAYS * 86_400_000);
-  return transaction(em, async (tx) => {
-    await query(tx, { text: `delete from title_trending`, params: [] });
-    const [row] = await query<{ n: number }>(tx, {
-      text: `with ins as (
-          insert into title_trending (title_id, watchers, watches, computed_at)
-          select title_id, count(distinct user_id), count(*), $3 from watch_history
-          where watched_at >= $1 and watched_at <= $2 group by title_id
-          returning 1)
-        select count(*)::int as n from ins`,
-      params: [since, now, now],
-    });
-    return { titles: row?.n ?? 0 };
-  });
+  return transaction(em, async (tx) => ({ titles: await replaceTrending(tx, since, now) }));
 }

@@ -1,23 +1,7 @@
-// One SQL projection and one mapping for a collection item, so the page, the write answers and the change
-// feed's records are the same shape.
-import type { CollectionFormat, CollectionItem } from './schemas.ts';
-
-/** Selected from `collection_item c join title t on t.id = c.title_id`. */
-export const ITEM_COLUMNS = `c.id, t.movie_db_id, t.type, t.is_anime, c.season, t.name, t.year, t.poster_path, c.format, c.notes, c.added_at`;
-
-export type ItemRow = {
-  id: string;
-  movie_db_id: number;
-  type: 'movie' | 'show';
-  is_anime: boolean;
-  season: number | null;
-  name: string;
-  year: number;
-  poster_path: string;
-  format: CollectionFormat;
-  notes: string;
-  added_at: Date | string;
-};
+// One mapping for a collection item (read by repository.ts's one projection), so the page, the write
+// answers and the change feed's records are the same shape.
+import type { ItemRow } from './repository.ts';
+import type { CollectionItem } from './schemas.ts';
 
 export function toCollectionItem(r: ItemRow): CollectionItem {
   return {

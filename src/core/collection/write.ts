@@ -7,24 +7,13 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveTitle } from '../catalog/resolve.ts';
 import { recordChange } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
 import { collectionItemById } from './read.ts';
+import { addItem, deleteItem, existingItem, seasonKnown, updateItem } from './repository.ts';
 import type { AddCollectionItemInput, CollectionItem, UpdateCollectionItemInput } from './schemas.ts';
 
 const UNIQUE_VIOLATION = '23505';
-
-// Inserts the item, or (on the same title, format and season) updates its notes when they are given and
-// differ; returns the id only when a row was written.
-const ADD = `
-insert into collection_item (user_id, title_id, format, season, notes) values ($1, $2, $3, $4, coalesce($5::text, ''))
-on conflict on constraint collection_item_copy do update set notes = excluded.notes, updated_at = now()
-  where $5::text is not null and collection_item.notes <> $5::text
-returning id`;
-
-const EXISTING = `select id from collection_item
-  where user_id = $1 and title_id = $2 and format = $3 and season is not distinct from $4::integer`;
 
 async function written(tx: EntityManager, userId: string, id: number): Promise<CollectionItem> {
   const item = await collectionItemById(tx, userId, id);
@@ -40,26 +29,23 @@ export function addCollectionItem(em: EntityManager, userId: string, input: AddC
     const season = input.season ?? null;
     if (season !== null) {
       if (title.type !== 'show') throw invalidRequest('season: only a show has seasons');
-      const [known] = await query(tx, { text: `select 1 from season where title_id = $1 and season_number = $2`, params: [title.id, season] });
-      if (!known) throw notFound(`season ${season} of show ${input.movieDbId}`);
+      if (!(await seasonKnown(tx, title.id, season))) throw notFound(`season ${season} of show ${input.movieDbId}`);
     }
-    const [inserted] = await query<{ id: string }>(tx, { text: ADD, params: [userId, title.id, input.format, season, input.notes ?? null] });
+    const item = { titleId: title.id, format: input.format, season };
+    // Inserts the item, or updates its notes when they are given and differ: an id only when a row was written.
+    const inserted = await addItem(tx, userId, { ...item, notes: input.notes ?? null });
     if (inserted) return written(tx, userId, Number(inserted.id));
-    const [existing] = await query<{ id: string }>(tx, { text: EXISTING, params: [userId, title.id, input.format, season] });
-    const item = existing && (await collectionItemById(tx, userId, Number(existing.id)));
-    if (!item) throw new Error('collection item neither inserted nor found');
-    return item;
+    const existing = await existingItem(tx, userId, item);
+    const found = existing && (await collectionItemById(tx, userId, Number(existing.id)));
+    if (!found) throw new Error('collection item neither inserted nor found');
+    return found;
   });
 }
 
 export async function updateCollectionItem(em: EntityManager, userId: string, input: UpdateCollectionItemInput): Promise<CollectionItem> {
   try {
     return await transaction(em, async (tx) => {
-      const [row] = await query<{ id: string }>(tx, {
-        text: `update collection_item set format = coalesce($3, format), notes = coalesce($4, notes), updated_at = now()
-          where id = $1 and user_id = $2 returning id`,
-        params: [input.id, userId, input.format ?? null, input.notes ?? null],
-      });
+      const row = await updateItem(tx, userId, input.id, { format: input.format, notes: input.notes });
       if (!row) throw notFound(`collection item ${input.id}`);
       return written(tx, userId, input.id);
     });
@@ -74,7 +60,7 @@ export async function updateCollectionItem(em: EntityManager, userId: string, in
 
 export function removeCollectionItem(em: EntityManager, userId: string, id: number): Promise<void> {
   return transaction(em, async (tx) => {
-    const [row] = await query(tx, { text: `delete from collection_item where id = $1 and user_id = $2 returning id`, params: [id, userId] });
+    const row = await deleteItem(tx, userId, id);
     if (!row) throw notFound(`collection item ${id}`);
     await recordChange(tx, userId, { resource: 'collection', resourceId: id, op: 'delete', data: null });
   });

@@ -5,50 +5,37 @@
 // filled in when missing (a first run, or days the job did not run); older days are final. Upserts
 // make an overlapping run harmless.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
+import { rollUpDays, storedDays, type DueDay } from './repository.ts';
 
 export const DAILY_STATS_DAYS = 30;
 
 export type DailyStats = { date: string; activeUsers: number; watches: number; newUsers: number; ratings: number };
 
-// $1: now. Days are UTC calendar days; watches logged "in the future" (within the clock-skew allowance)
-// do not count yet, as in the rest of the overview.
-const ROLL_UP = `
-with days as (
-  select d::date as day, d as starts, d + interval '1 day' as ends
-  from generate_series(date_trunc('day', $1::timestamptz at time zone 'UTC') - interval '${DAILY_STATS_DAYS - 1} days',
-                       date_trunc('day', $1::timestamptz at time zone 'UTC'), interval '1 day') d
-), due as (
-  select day, starts at time zone 'UTC' as starts, least(ends at time zone 'UTC', $1::timestamptz) as ends from days
-  where day >= ($1::timestamptz at time zone 'UTC')::date - 1
-     or not exists (select 1 from community_daily_stats s where s.day = days.day)
-), upserted as (
-  insert into community_daily_stats (day, active_users, watches, new_users, ratings, computed_at)
-  select due.day,
-    (select count(distinct w.user_id) from watch_history w where w.watched_at >= due.starts and w.watched_at < due.ends),
-    (select count(*) from watch_history w where w.watched_at >= due.starts and w.watched_at < due.ends),
-    (select count(*) from app_user u where u.created_at >= due.starts and u.created_at < due.ends),
-    (select count(*) from user_rating r where r.rated_at >= due.starts and r.rated_at < due.ends),
-    $1
-  from due
-  on conflict (day) do update set active_users = excluded.active_users, watches = excluded.watches,
-    new_users = excluded.new_users, ratings = excluded.ratings, computed_at = excluded.computed_at
-  returning 1
-)
-select count(*)::int as days from upserted`;
+const DAY_MS = 86_400_000;
+
+/** The UTC calendar day `days` days before the one of `now`, YYYY-MM-DD. */
+const dayBefore = (now: Date, days: number) => new Date(now.getTime() - days * DAY_MS).toISOString().slice(0, 10);
+
+/**
+ * The last DAILY_STATS_DAYS UTC days up to `now`, each [its midnight, the next one); today's ends at
+ * `now`: watches logged "in the future" (within the clock-skew allowance) do not count yet, as in the
+ * rest of the overview.
+ */
+function lastDays(now: Date): DueDay[] {
+  const today = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
+  return Array.from({ length: DAILY_STATS_DAYS }, (_, i) => {
+    const starts = new Date(today - (DAILY_STATS_DAYS - 1 - i) * DAY_MS);
+    const ends = new Date(Math.min(starts.getTime() + DAY_MS, now.getTime()));
+    return { day: starts.toISOString().slice(0, 10), starts, ends };
+  });
+}
 
 export async function rollUpDailyStats(em: EntityManager, now: Date): Promise<{ days: number }> {
-  const [row] = await query<{ days: number }>(em, { text: ROLL_UP, params: [now] });
-  return { days: row?.days ?? 0 };
+  return { days: await rollUpDays(em, lastDays(now), dayBefore(now, 1), now) };
 }
 
 /** The last DAILY_STATS_DAYS rolled-up days up to `now`, oldest first (days not rolled up yet are absent). */
 export async function dailyStats(em: EntityManager, now: Date): Promise<DailyStats[]> {
-  const rows = await query<{ day: string; active_users: number; watches: number; new_users: number; ratings: number }>(em, {
-    text: `select to_char(day, 'YYYY-MM-DD') as day, active_users, watches, new_users, ratings from community_daily_stats
-           where day > ($1::timestamptz at time zone 'UTC')::date - ${DAILY_STATS_DAYS} and day <= ($1::timestamptz at time zone 'UTC')::date
-           order by day`,
-    params: [now],
-  });
+  const rows = await storedDays(em, dayBefore(now, DAILY_STATS_DAYS), dayBefore(now, 0));
   return rows.map((r) => ({ date: r.day, activeUsers: r.active_users, watches: r.watches, newUsers: r.new_users, ratings: r.ratings }));
 }

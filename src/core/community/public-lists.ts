@@ -1,7 +1,7 @@
 // Lists as the public API shows them: the list summary of GET /me/lists plus the list's like count.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { listRows, toListSummary } from '../lists/present.ts';
+import { likeCounts } from './repository.ts';
 import type { publicList } from './schemas.ts';
 import type { z } from 'zod';
 
@@ -11,10 +11,7 @@ export type PublicList = z.infer<typeof publicList>;
 export async function publicLists(em: EntityManager, ids: readonly string[]): Promise<PublicList[]> {
   if (ids.length === 0) return [];
   const rows = await listRows(em, ids);
-  const likes = await query<{ list_id: string; n: number }>(em, {
-    text: `select list_id, count(*)::int as n from list_like where list_id = any($1::bigint[]) group by list_id`,
-    params: [ids.map(String)],
-  });
+  const likes = await likeCounts(em, ids.map(String));
   const likeCount = new Map(likes.map((l) => [String(l.list_id), l.n]));
   return rows.map((r) => ({ ...toListSummary(r), likeCount: likeCount.get(String(r.id)) ?? 0 }));
 }

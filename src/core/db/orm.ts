@@ -7,7 +7,9 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import { watchPool } from '../metrics/registry.ts';
-import { preparePool } from './prepared.ts';
+import { NamedStatementClient } from './prepared.ts';
+import { entities } from './entities.ts';
+import { PostgresNamingStrategy } from './naming.ts';
 
 export type { EntityManager };
 
@@ -38,9 +40,16 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   try {
     const orm = await MikroORM.init({
       ...connection,
-      // Modules read and write with hand-written SQL (db/sql.ts); no entity is mapped yet.
-      entities: [],
-      discovery: { warnWhenNoEntities: false },
+      // One entity per table (db/entities.ts); migrations stay the way the schema changes, and a test
+      // checks that the entities and the migrated schema agree.
+      entities: [...entities],
+      namingStrategy: PostgresNamingStrategy,
+      schemaGenerator: {
+        skipTables: ['schema_migrations'],
+        // The one trigger (title poster -> list previews) and its functions are written in migrations.
+        ignoreTriggers: true,
+        ignoreRoutines: true,
+      },
       extensions: [Migrator],
       // Migrations are written by hand; no schema snapshot files are written next to them.
       migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
@@ -49,7 +58,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // does not exist", or another connection's rows; electric-sql/pglite#1046). PGlite executes one
       // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
       pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
-      ...(!embedded && (opts.preparedStatements ?? true) ? { driverOptions: { onPoolCreated: preparePool } } : {}),
+      ...(!embedded && (opts.preparedStatements ?? true) ? { driverOptions: { Client: NamedStatementClient } } : {}),
       // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
       ...(embedded && !embedded.owner ? { driverOptions: { application_name: OWN_CLIENT } } : {}),
       // The catalog and user data are read with explicit queries; no lazy loading surprises.

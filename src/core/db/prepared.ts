@@ -4,13 +4,14 @@
 // (2.3 ms of 4.6 ms); a named statement is parsed once per connection and its plan reused. Measured through bare `pg` on the library benchmark's
 // title detail: 401 req/s unnamed, 908 req/s named.
 //
-// Statements opt in (Sql.prepare) only where their text comes from a small, fixed set of templates:
-// each distinct text is parsed once on each pooled connection and stays there. kysely sends a statement
-// as text and values; the pool's clients are wrapped (preparePool) to send an opted-in text under its
-// name instead. Embedded mode does not wrap: PGlite's socket serves one session for every connection,
-// so a name parsed by a closed connection would still exist for the next ("already exists").
+// Statements opt in (`prepared(em, q)` in sql.ts) only where their text comes from a small, fixed set of
+// shapes: each distinct text is parsed once on each pooled connection and stays there. kysely sends a
+// statement as text and values; the pool is given its own client class (`pg.Pool`'s `Client` option,
+// passed through MikroORM's driverOptions), which sends an opted-in text under its name instead.
+// Embedded mode does not use it: PGlite's socket serves one session for every connection, so a name
+// parsed by a closed connection would still exist for the next ("already exists").
 import { createHash } from 'node:crypto';
-import type pg from 'pg';
+import pg from 'pg';
 
 /** Statement text -> its current name. */
 const names = new Map<string, string>();
@@ -51,15 +52,14 @@ export function renewStatement(text: string): void {
   names.delete(text);
 }
 
-type QueryFn = (...args: unknown[]) => unknown;
-
-/** Wraps each client the pool opens: a text given a name by statementName is sent as that named statement. */
-export function preparePool(pool: pg.Pool): void {
-  pool.on('connect', (client) => {
-    const send = client.query.bind(client) as QueryFn;
-    (client as unknown as { query: QueryFn }).query = (config: unknown, values?: unknown, callback?: unknown) => {
-      const name = typeof config === 'string' && callback === undefined ? names.get(config) : undefined;
-      return name ? send({ name, text: config, values }) : send(config, values, callback);
-    };
-  });
+/** The pool's client: a text given a name by statementName is sent as that named statement. */
+export class NamedStatementClient extends pg.Client {
+  // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form renamed.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const [config, values, callback] = args as [unknown, unknown, unknown];
+    const name = typeof config === 'string' && callback === undefined && typeof values !== 'function' ? names.get(config) : undefined;
+    // eslint-disable-next-line @typescript-eslint/no-explicit-any
+    return name ? super.query({ name, text: config as string, values: values as any[] }) : Reflect.apply(super.query, this, args);
+  }
 }

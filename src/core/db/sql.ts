@@ -1,8 +1,10 @@
-// Hand-written SQL with bound parameters, run on an EntityManager's connection (inside its transaction
-// when it has one). MikroORM's own `em.execute` inlines parameters into the text; this sends them
-// separately, as the same statements do when run through a bare `pg` client.
+// Running statements on an EntityManager's connection (inside its transaction when it has one).
+// `prepared(em, q)`: a typed query as a named statement, for the hottest reads. `query(em, sql)`: a
+// statement given as text and bound parameters, for tests and tools that hold SQL text (the service's
+// own statements are typed queries in the modules' repositories).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CompiledQuery } from 'kysely';
+import { CompiledQuery, type Compilable } from 'kysely';
+import { db } from './entities.ts';
 import { isStalePlan, renewStatement, statementName } from './prepared.ts';
 
 /**
@@ -39,4 +41,23 @@ export async function query<T>(em: EntityManager, sql: Sql): Promise<T[]> {
 
 async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
   return (await em.getKysely().executeQuery(CompiledQuery.raw(sql.text, sql.params))).rows as T[];
+}
+
+/**
+ * Runs a typed query (built with `db(em)`) as a named statement in services mode (prepared.ts): for the
+ * hottest reads only, whose text is one of a few fixed shapes. Rows come back as `execute()` gives them.
+ */
+export async function prepared<O>(em: EntityManager, q: Compilable<O>): Promise<O[]> {
+  const compiled = q.compile();
+  statementName(compiled.sql);
+  try {
+    return (await db(em).executeQuery(compiled)).rows;
+  } catch (err) {
+    if (!isStalePlan(err)) throw err;
+    renewStatement(compiled.sql);
+    // Inside a transaction the failed statement has aborted it: the caller's transaction fails once.
+    if (em.isInTransaction()) throw err;
+    statementName(compiled.sql);
+    return (await db(em).executeQuery(compiled)).rows;
+  }
 }

@@ -1,5 +1,5 @@
 // One way to run a unit of work atomically: `transaction(em, async (tx) => ...)`. Inside, use only `tx`
-// (query(tx, ...)): on the embedded database a query on another connection while a transaction is open
+// (db(tx), query(tx, ...)): on the embedded database a query on another connection while a transaction is open
 // waits forever.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { IsolationLevel } from '@mikro-orm/core';

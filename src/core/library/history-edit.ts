@@ -3,21 +3,17 @@
 // and records its change in the same transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
 import { lockUserHistory } from './history-write.ts';
 import { historyItemsByIds } from './history-items.ts';
+import { deleteEntry, setWatchedAt } from './history-repository.ts';
 
 /** Moves an entry to another time. Moving it near another watch of the same item does not merge them. */
 export function changeWatchedAt(em: EntityManager, userId: string, id: number, watchedAt: Date): Promise<{ id: number; watchedAt: string }> {
   return transaction(em, async (tx) => {
     await lockUserHistory(tx, userId);
-    const updated = await query<{ id: string }>(tx, {
-      text: `update watch_history set watched_at = $3 where id = $1 and user_id = $2 returning id`,
-      params: [id, userId, watchedAt.toISOString()],
-    });
-    if (updated.length === 0) throw notFound('History entry');
+    if (!(await setWatchedAt(tx, userId, id, watchedAt))) throw notFound('History entry');
     const [item] = await historyItemsByIds(tx, userId, [String(id)]);
     await recordChange(tx, userId, { resource: 'history', resourceId: id, op: 'upsert', data: item! });
     return { id, watchedAt: item!.watchedAt };
@@ -28,8 +24,7 @@ export function changeWatchedAt(em: EntityManager, userId: string, id: number, w
 export function deleteWatch(em: EntityManager, userId: string, id: number): Promise<void> {
   return transaction(em, async (tx) => {
     await lockUserHistory(tx, userId);
-    const deleted = await query(tx, { text: `delete from watch_history where id = $1 and user_id = $2 returning id`, params: [id, userId] });
-    if (deleted.length === 0) throw notFound('History entry');
+    if (!(await deleteEntry(tx, userId, id))) throw notFound('History entry');
     await recordChange(tx, userId, { resource: 'history', resourceId: id, op: 'delete', data: null });
   });
 }

@@ -3,23 +3,15 @@
 // all at the same time. Writes go through logWatches (deduplication, change feed, show statuses).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes, resolveTitle } from '../catalog/resolve.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest, notFound } from '../errors.ts';
 import { historyItemsByIds, type HistoryItem } from './history-items.ts';
+import { showEpisodes } from './history-repository.ts';
 import { logWatches, type WatchInput } from './history-write.ts';
-import { AIRED } from './show-status.ts';
 
 export type LogTarget = { type: 'movie' | 'show'; movieDbId: number; season?: number | undefined; episode?: number | undefined; watchedAt: Date };
 
 export type LogOutcome = { inserted: number; skipped: number; items: (HistoryItem & { status: 'inserted' | 'skipped' })[] };
-
-type EpisodeRow = { id: string; season_number: number; episode_number: number; runtime_minutes: number | null };
-
-// Every episode of the season, or of all regular seasons, with whether it has aired.
-const EPISODES = `select e.id, e.season_number, e.episode_number, e.runtime_minutes, ${AIRED} as aired
-from episode e where e.title_id = $1 and (case when $2::integer is null then e.season_number > 0 else e.season_number = $2 end)
-order by e.season_number, e.episode_number`;
 
 export async function logTitleWatch(em: EntityManager, userId: string, clientId: string, target: LogTarget): Promise<LogOutcome> {
   if (target.type === 'movie' && (target.season !== undefined || target.episode !== undefined)) throw invalidRequest('season and episode are only for shows');
@@ -36,7 +28,7 @@ export async function logTitleWatch(em: EntityManager, userId: string, clientId:
     if (!ep) throw notFound(`Episode S${target.season}E${target.episode} of show ${target.movieDbId}`);
     watches = [{ ...base, episodeId: ep.id, season: ep.season, episode: ep.episode, runtimeMinutes: ep.runtimeMinutes ?? title.runtimeMinutes }];
   } else {
-    const episodes = await query<EpisodeRow & { aired: boolean }>(em, { text: EPISODES, params: [title.id, target.season ?? null] });
+    const episodes = await showEpisodes(em, title.id, target.season ?? null);
     if (target.season !== undefined && episodes.length === 0) throw notFound(`Season ${target.season} of show ${target.movieDbId}`);
     watches = episodes
       .filter((e) => e.aired)

@@ -3,12 +3,12 @@
 // rating, mark a favourite, set or clear a status. Unknown titles, seasons and episodes are 404.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes, resolveTitle } from '../catalog/resolve.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest, notFound } from '../errors.ts';
 import { libraryItems, type LibraryItem, type ShowStatus } from './library-items.ts';
 import { removeRating, setRating, type RatingTarget } from './ratings-write.ts';
-import { lockTitleStates, MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from './title-state-write.ts';
+import { lockTitleStates, ratingById, seasonExists } from './title-state-repository.ts';
+import { MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from './title-state-write.ts';
 
 export type TitleKey = { type: 'movie' | 'show'; movieDbId: number };
 
@@ -27,11 +27,7 @@ async function ratingTarget(em: EntityManager, input: RateInput): Promise<Rating
   if (input.type === 'movie') return { titleId: title.id, scope: 'title', season: null, episode: null };
   if (input.season === undefined) return { titleId: title.id, scope: 'series', season: null, episode: null };
   if (input.episode === undefined) {
-    const [found] = await query(em, {
-      text: `select 1 from season where title_id = $1 and season_number = $2 union all select 1 from episode where title_id = $1 and season_number = $2 limit 1`,
-      params: [title.id, input.season],
-    });
-    if (!found) throw notFound(`Season ${input.season} of show ${input.movieDbId}`);
+    if (!(await seasonExists(em, title.id, input.season))) throw notFound(`Season ${input.season} of show ${input.movieDbId}`);
     return { titleId: title.id, scope: 'season', season: input.season, episode: null };
   }
   const [ep] = await resolveEpisodes(em, [{ titleId: title.id, season: input.season, episode: input.episode }]);
@@ -53,10 +49,7 @@ export async function rate(em: EntityManager, userId: string, input: RateInput):
 export function unrate(em: EntityManager, userId: string, id: number): Promise<void> {
   return transaction(em, async (tx) => {
     await lockTitleStates(tx, userId);
-    const [row] = await query<{ title_id: string; scope: RatingTarget['scope']; season_number: number | null; episode_number: number | null }>(tx, {
-      text: `select title_id, scope, season_number, episode_number from user_rating where id = $1 and user_id = $2`,
-      params: [id, userId],
-    });
+    const row = await ratingById(tx, userId, id);
     if (!row) throw notFound('Rating');
     await removeRating(tx, userId, { titleId: String(row.title_id), scope: row.scope, season: row.season_number, episode: row.episode_number });
   });

@@ -11,23 +11,9 @@
 //   dropped             -> stays: only the user changes it
 // Movies: a watch completes a movie that was `planned`; otherwise a movie gets no status from watching.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
+import { watchProgress } from './history-repository.ts';
 import type { ShowStatus } from './library-items.ts';
 import { writeShowStatus } from './title-state-write.ts';
-
-/** An episode counts as aired from its air date (UTC); an episode without a date counts as aired. */
-export const AIRED = `(e.air_date is null or e.air_date <= (now() at time zone 'UTC')::date)`;
-
-type Progress = { title_id: string; type: 'movie' | 'show'; movie_db_id: number; show_status: ShowStatus | null; show_status_at: Date | null; aired: number; watched: number };
-
-// Movies without a status skip the counting (they can gain none).
-const PROGRESS = `
-select t.id as title_id, t.type, t.movie_db_id, st.show_status, st.show_status_at,
-  (select count(*)::int from episode e where e.title_id = t.id and e.season_number > 0 and ${AIRED}) as aired,
-  (select count(distinct w.episode_id)::int from watch_history w join episode e on e.id = w.episode_id
-    where w.user_id = $1 and w.title_id = t.id and e.season_number > 0 and ${AIRED}) as watched
-from title t left join user_title_state st on st.user_id = $1 and st.title_id = t.id
-where t.id = any($2::bigint[]) and (t.type = 'show' or st.show_status = 'planned')`;
 
 /** The status the rules give a title now held at `current`, after a watch dated `watchedAt`. */
 export function nextStatus(
@@ -53,11 +39,11 @@ export function nextStatus(
 
 export async function applyWatchTransitions(tx: EntityManager, userId: string, titles: { titleId: string; latestWatchedAt: Date }[]): Promise<void> {
   if (titles.length === 0) return;
-  const rows = await query<Progress>(tx, { text: PROGRESS, params: [userId, titles.map((t) => t.titleId)] });
+  const rows = await watchProgress(tx, userId, titles.map((t) => t.titleId));
   const latest = new Map(titles.map((t) => [t.titleId, t.latestWatchedAt]));
   for (const p of rows) {
-    const current = { status: p.show_status, since: p.show_status_at ? new Date(p.show_status_at) : null };
-    const next = nextStatus(p.type, current, p, latest.get(String(p.title_id))!);
+    const current = { status: p.show_status, since: p.show_status_at };
+    const next = nextStatus(p.type, current, { aired: p.aired ?? 0, watched: p.watched ?? 0 }, latest.get(String(p.title_id))!);
     if (next !== current.status) await writeShowStatus(tx, userId, { id: String(p.title_id), type: p.type, movieDbId: p.movie_db_id }, next, 'auto');
   }
 }

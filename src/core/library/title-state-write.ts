@@ -7,8 +7,17 @@
 // always what a read would answer.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { libraryItems, type LibraryItem, type ShowStatus } from './library-items.ts';
+import {
+  clearShowStatus,
+  dropEmptyState,
+  lockTitleStates,
+  lockTitleStatus,
+  markFavourite,
+  setShowStatusSetBy,
+  storeShowStatus,
+  unmarkFavourite,
+} from './title-state-repository.ts';
 
 export type StateTitle = { id: string; type: 'movie' | 'show'; movieDbId: number };
 
@@ -36,38 +45,19 @@ export async function recordTitleState(tx: EntityManager, userId: string, title:
   await recordChanges(tx, userId, changes);
 }
 
-/**
- * Serialises the writes of one user's ratings, favourites and statuses for the rest of the transaction.
- * A write re-records items another write may be changing (a status change re-records the title's
- * ratings): in turn, each reads what the one before committed, and the feed's last record of an item
- * (the snapshot's answer) is its current state.
- */
-export async function lockTitleStates(tx: EntityManager, userId: string): Promise<void> {
-  await query(tx, { text: `select pg_advisory_xact_lock(hashtextextended('title_state:' || $1, 0))`, params: [userId] });
-}
-
-const dropEmptyState = (tx: EntityManager, userId: string, titleId: string) =>
-  query(tx, { text: `delete from user_title_state where user_id = $1 and title_id = $2 and not is_favourite and show_status is null`, params: [userId, titleId] });
+// Writes of one user's ratings, favourites and statuses are serialised by lockTitleStates
+// (title-state-repository.ts) for the rest of the transaction. A write re-records items another write
+// may be changing (a status change re-records the title's ratings): in turn, each reads what the one
+// before committed, and the feed's last record of an item (the snapshot's answer) is its current state.
+export { lockTitleStates };
 
 /** Marks or unmarks a favourite; the favourite item afterwards (null when not a favourite). No change, no record. */
 export async function setFavourite(tx: EntityManager, userId: string, title: StateTitle, favourite: boolean): Promise<LibraryItem | null> {
   await lockTitleStates(tx, userId);
   if (favourite) {
-    const changed = await query(tx, {
-      text: `insert into user_title_state (user_id, title_id, is_favourite, favourited_at) values ($1, $2, true, now())
-        on conflict (user_id, title_id) do update set is_favourite = true, favourited_at = now(), updated_at = now()
-        where not user_title_state.is_favourite
-        returning id`,
-      params: [userId, title.id],
-    });
-    if (changed.length > 0) await recordTitleState(tx, userId, title, { ratings: true });
+    if (await markFavourite(tx, userId, title.id)) await recordTitleState(tx, userId, title, { ratings: true });
   } else {
-    const changed = await query(tx, {
-      text: `update user_title_state set is_favourite = false, favourited_at = null, updated_at = now()
-        where user_id = $1 and title_id = $2 and is_favourite returning id`,
-      params: [userId, title.id],
-    });
-    if (changed.length > 0) {
+    if (await unmarkFavourite(tx, userId, title.id)) {
       await dropEmptyState(tx, userId, title.id);
       await recordTitleState(tx, userId, title, { ratings: true, deleted: 'favourites' });
     }
@@ -76,46 +66,27 @@ export async function setFavourite(tx: EntityManager, userId: string, title: Sta
   return item ?? null;
 }
 
-type StateRow = { show_status: ShowStatus | null; show_status_set_by: 'user' | 'auto' | null; show_status_at: Date | null };
-
-/** The title's status row, locked for the rest of the transaction; null when there is none. */
-async function lockTitleState(tx: EntityManager, userId: string, titleId: string): Promise<StateRow | null> {
-  const [row] = await query<StateRow>(tx, {
-    text: `select show_status, show_status_set_by, show_status_at from user_title_state where user_id = $1 and title_id = $2 for update`,
-    params: [userId, titleId],
-  });
-  return row ?? null;
-}
-
 /**
  * Sets (or with null clears) the title's status, by the user or by the automatic rules. Setting the
  * status it already has changes nothing but who set it. Answers whether the status changed.
  */
 export async function writeShowStatus(tx: EntityManager, userId: string, title: StateTitle, status: ShowStatus | null, setBy: 'user' | 'auto'): Promise<boolean> {
   await lockTitleStates(tx, userId);
-  const current = await lockTitleState(tx, userId, title.id);
+  const current = await lockTitleStatus(tx, userId, title.id);
   if (status === null) {
     if (!current?.show_status) return false;
-    await query(tx, {
-      text: `update user_title_state set show_status = null, show_status_set_by = null, show_status_at = null, updated_at = now() where user_id = $1 and title_id = $2`,
-      params: [userId, title.id],
-    });
+    await clearShowStatus(tx, userId, title.id);
     await dropEmptyState(tx, userId, title.id);
     await recordTitleState(tx, userId, title, { ratings: true, deleted: 'show_status' });
     return true;
   }
   if (current?.show_status === status) {
     if (current.show_status_set_by !== setBy) {
-      await query(tx, { text: `update user_title_state set show_status_set_by = $3 where user_id = $1 and title_id = $2`, params: [userId, title.id, setBy] });
+      await setShowStatusSetBy(tx, userId, title.id, setBy);
     }
     return false;
   }
-  await query(tx, {
-    text: `insert into user_title_state (user_id, title_id, show_status, show_status_set_by, show_status_at) values ($1, $2, $3, $4, now())
-      on conflict (user_id, title_id) do update set show_status = excluded.show_status, show_status_set_by = excluded.show_status_set_by,
-        show_status_at = now(), updated_at = now()`,
-    params: [userId, title.id, status, setBy],
-  });
+  await storeShowStatus(tx, userId, title.id, status, setBy);
   await recordTitleState(tx, userId, title, { ratings: true });
   return true;
 }

@@ -4,8 +4,8 @@
 // only. A caller not allowed a write gets 404 `not_found` too (the spec's 403 is about a token's access
 // to the surface, not about one record; docs in the OpenAPI of each write).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { ApiError, notFound } from '../errors.ts';
+import { selectListAccess } from './repository.ts';
 
 export type ListRole = 'owner' | 'collaborator' | 'invited' | 'viewer';
 
@@ -18,20 +18,13 @@ export type ListAccess = {
   role: ListRole;
 };
 
-type Row = { id: string; owner_id: string; kind: ListAccess['kind']; is_public: boolean; is_watchlist: boolean; invited_at: Date | null; accepted_at: Date | null };
-
 /**
  * The list as `userId` may see it, or 404. With `lock`, the list row is locked for the rest of the
  * transaction: every write to a list takes this lock first, so writes to one list run one at a time
  * and the counts recomputed at their end see every item.
  */
 export async function listAccess(em: EntityManager, listId: number | string, userId: string | null, opts: { lock?: boolean } = {}): Promise<ListAccess> {
-  const [row] = await query<Row>(em, {
-    text: `select l.id, l.owner_id, l.kind, l.is_public, l.is_watchlist, m.invited_at, m.accepted_at
-      from list l left join list_member m on m.list_id = l.id and m.user_id = $2
-      where l.id = $1 ${opts.lock ? 'for update of l' : ''}`,
-    params: [String(listId), userId],
-  });
+  const row = await selectListAccess(em, String(listId), userId, opts.lock ?? false);
   if (!row) throw notFound(`List ${listId}`);
   const role: ListRole = row.owner_id === userId ? 'owner' : row.accepted_at ? 'collaborator' : row.invited_at ? 'invited' : 'viewer';
   if (!row.is_public && role === 'viewer') throw notFound(`List ${listId}`);

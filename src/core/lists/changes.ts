@@ -8,18 +8,14 @@
 //   every item already there. `watched` is as of the write (history changes come as `history`).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
+import { selectItemIds } from './item-repository.ts';
 import { itemsById } from './item-records.ts';
+import { selectListAudience } from './member-repository.ts';
 import { listRow, toListSummary } from './present.ts';
 
 /** The users whose lists include this one: the owner and accepted collaborators. */
-export async function listAudience(tx: EntityManager, listId: string): Promise<string[]> {
-  const rows = await query<{ user_id: string }>(tx, {
-    text: `select owner_id as user_id from list where id = $1
-      union select user_id from list_member where list_id = $1 and accepted_at is not null`,
-    params: [listId],
-  });
-  return rows.map((r) => r.user_id);
+export function listAudience(tx: EntityManager, listId: string): Promise<string[]> {
+  return selectListAudience(tx, listId);
 }
 
 export type ListWrite = {
@@ -52,6 +48,5 @@ export async function recordListGone(tx: EntityManager, listId: string, userIds:
 
 /** A user who just joined the list's audience (accepted an invitation) gets the list and all its items. */
 export async function recordListJoined(tx: EntityManager, listId: string, userId: string): Promise<void> {
-  const items = await query<{ id: string }>(tx, { text: `select id from list_item where list_id = $1`, params: [listId] });
-  await recordListWrite(tx, listId, { upsertedItems: items.map((r) => String(r.id)), audience: [userId] });
+  await recordListWrite(tx, listId, { upsertedItems: await selectItemIds(tx, listId), audience: [userId] });
 }

@@ -1,46 +1,20 @@
 // One list row -> the list shapes of the spec: List (create and update responses), list summary
 // (GET /me/lists, and the `lists` change-feed record), TitleUserList (title detail) and the profile
-// home's summary without `description`. All come from the one SELECT below, so they always agree.
+// home's summary without `description`. All come from the same columns (repository.ts), so they
+// always agree. The title detail's lists come as JSON (ids numbers, timestamps text): read the same way.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import { query } from '../db/sql.ts';
-import type { ListPreviewPoster, TitleUserList } from './for-title.ts';
+import type { TitleUserList } from './for-title.ts';
+import { selectListRows, type selectUserListsForTitle } from './repository.ts';
 import type { listShape, listSummary } from './schemas.ts';
 import type { ProfileHomeList } from './summaries.ts';
 
 /**
- * Columns of `list l` joined with its owner `u`, for every list shape. The preview posters (the first
- * items in list order that have a poster, at most 4) are stored on the list: the migration's
- * list_preview_posters() defines them, refreshCounts (items.ts) stores them, and a trigger follows the
- * catalog's poster changes.
+ * A list row as the statements give it (repository.ts): columns of `list` and the owner's username; or
+ * as the title detail's JSON has the same columns (timestamps as text).
  */
-export const LIST_COLUMNS = `l.id, l.name, l.description, l.is_public, l.is_watchlist, l.kind, l.is_collaborative, l.is_featured,
-  l.external_source, l.external_url, l.last_synced_at, l.item_count, l.movie_count, l.show_count, l.anime_count, l.created_at,
-  l.owner_id, u.username as owner_username, l.preview_posters`;
-
-export const LIST_FROM = `list l join app_user u on u.id = l.owner_id`;
-
-export type ListRow = {
-  id: string;
-  name: string;
-  description: string;
-  is_public: boolean;
-  is_watchlist: boolean;
-  kind: 'plain' | 'dynamic' | 'external';
-  is_collaborative: boolean;
-  is_featured: boolean;
-  external_source: string | null;
-  external_url: string | null;
-  last_synced_at: Date | null;
-  item_count: number;
-  movie_count: number;
-  show_count: number;
-  anime_count: number;
-  created_at: Date;
-  owner_id: string;
-  owner_username: string;
-  preview_posters: ListPreviewPoster[];
-};
+export type ListRow = Awaited<ReturnType<typeof selectListRows>>[number] | ListJson;
+type ListJson = Omit<Awaited<ReturnType<typeof selectUserListsForTitle>>['lists'][number], 'contains_item_id'>;
 
 export type ListShape = z.infer<typeof listShape>;
 export type ListSummary = z.infer<typeof listSummary>;
@@ -94,11 +68,9 @@ export function toTitleUserList(r: ListRow, containsItemId: string | null): Titl
 /** The rows of these lists, in the order of `ids` (missing ones left out). */
 export async function listRows(em: EntityManager, ids: readonly (string | number)[]): Promise<ListRow[]> {
   if (ids.length === 0) return [];
-  const rows = await query<ListRow>(em, {
-    text: `select ${LIST_COLUMNS} from ${LIST_FROM} join unnest($1::bigint[]) with ordinality as w(id, ord) on w.id = l.id order by w.ord`,
-    params: [ids.map(String)],
-  });
-  return rows;
+  const rows = await selectListRows(em, ids.map(String));
+  const byId = new Map(rows.map((r) => [String(r.id), r]));
+  return ids.flatMap((id) => byId.get(String(id)) ?? []);
 }
 
 export async function listRow(em: EntityManager, id: string | number): Promise<ListRow | null> {

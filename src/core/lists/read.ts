@@ -2,11 +2,11 @@
 // user's own lists (owned and collaborating) for GET /me/lists. Keyset cursors bound to the other
 // parameters (src/core/paging/cursor.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { decodeCursor, encodeCursor, isBigintText } from '../paging/cursor.ts';
 import { listAccess } from './access.ts';
 import { itemPageRows, toListItem, type ListItem } from './item-records.ts';
-import { iso, LIST_COLUMNS, LIST_FROM, listRows, toListSummary, type ListRow, type ListSummary } from './present.ts';
+import { iso, listRows, toListSummary, type ListSummary } from './present.ts';
+import { selectListDetail, selectMyListIds } from './repository.ts';
 
 const isItemPosition = (p: unknown): p is [string, string] => Array.isArray(p) && p.length === 2 && p.every(isBigintText);
 const isListPosition = (p: unknown): p is string => isBigintText(p) && !p.startsWith('-');
@@ -32,28 +32,9 @@ async function itemsPageOf(em: EntityManager, listId: string, viewerId: string, 
   };
 }
 
-type DetailRow = ListRow & {
-  dynamic_filters: Record<string, unknown> | null;
-  sync_state: 'pending' | 'syncing' | 'synced' | 'failed' | null;
-  last_full_synced_at: Date | null;
-  last_sync_error: string | null;
-  like_count: number;
-  is_liked: boolean;
-  collaborators: { userId: string; username: string; avatarUrl: string | null }[];
-};
-
 export async function listDetail(em: EntityManager, listId: number, viewerId: string, opts: { itemsCursor?: string | undefined; itemsLimit: number }) {
   const list = await listAccess(em, listId, viewerId);
-  const [r] = await query<DetailRow>(em, {
-    text: `select ${LIST_COLUMNS}, l.dynamic_filters, l.sync_state, l.last_full_synced_at, l.last_sync_error,
-        (select count(*)::int from list_like k where k.list_id = l.id) as like_count,
-        exists (select 1 from list_like k where k.list_id = l.id and k.user_id = $2) as is_liked,
-        coalesce((select json_agg(json_build_object('userId', m.user_id, 'username', mu.username, 'avatarUrl', mu.avatar_url) order by m.accepted_at, m.user_id)
-          from list_member m join app_user mu on mu.id = m.user_id where m.list_id = l.id and m.accepted_at is not null), '[]') as collaborators
-      from ${LIST_FROM} where l.id = $1`,
-    params: [list.id, viewerId],
-  });
-  const row = r!;
+  const row = await selectListDetail(em, list.id, viewerId);
   const page = await itemsPageOf(em, list.id, viewerId, { cursor: opts.itemsCursor, limit: opts.itemsLimit });
   return {
     id: Number(row.id),
@@ -70,7 +51,7 @@ export async function listDetail(em: EntityManager, listId: number, viewerId: st
     externalSource: row.external_source,
     externalUrl: row.external_url,
     itemCount: row.item_count,
-    likeCount: row.like_count,
+    likeCount: row.like_count ?? 0,
     commentCount: 0,
     createdAt: iso(row.created_at)!,
     lastSyncedAt: iso(row.last_synced_at),
@@ -88,14 +69,7 @@ export async function listDetail(em: EntityManager, listId: number, viewerId: st
 
 /** Ids of the user's lists (owned, or collaborating after accepting) after `after`, by id. */
 export async function myListIds(em: EntityManager, userId: string, after: string | null, limit: number): Promise<string[]> {
-  const rows = await query<{ id: string }>(em, {
-    text: `select id from (
-        (select id from list where owner_id = $1 and id > $2 order by id limit $3)
-        union all
-        (select list_id from list_member where user_id = $1 and accepted_at is not null and list_id > $2 order by list_id limit $3)
-      ) x order by id limit $3`,
-    params: [userId, after ?? '0', limit],
-  });
+  const rows = await selectMyListIds(em, userId, after ?? '0', limit);
   return rows.map((r) => String(r.id));
 }
 

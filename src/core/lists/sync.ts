@@ -9,57 +9,39 @@
 // resets the state to pending and that run's result is dropped.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveTitles } from '../catalog/resolve.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { recordListWrite } from './changes.ts';
 import { dynamicTitleIds } from './dynamic.ts';
 import { externalSource } from './external.ts';
 import { replaceItems } from './items.ts';
+import { claimSync, lockClaimed, markSynced, markSyncFailed, selectDueLists } from './sync-repository.ts';
 import { dynamicFilters } from './schemas.ts';
 
 export const REFRESH_AFTER_SECONDS = 6 * 60 * 60;
 export const STALE_SYNC_SECONDS = 10 * 60;
 
-type Claimed = { kind: 'dynamic' | 'external'; dynamic_filters: unknown; external_source: string | null; external_url: string | null };
+type Claimed = NonNullable<Awaited<ReturnType<typeof claimSync>>>;
 
 export type SyncOutcome = 'synced' | 'failed' | 'skipped';
 
 /** Refreshes one list now, unless another run holds it. */
 export async function syncList(em: EntityManager, listId: string): Promise<SyncOutcome> {
-  const [claimed] = await query<Claimed & { filters_text: string | null }>(em, {
-    text: `update list set sync_state = 'syncing', sync_started_at = now()
-      where id = $1 and kind <> 'plain' and (sync_state <> 'syncing' or sync_started_at < now() - make_interval(secs => $2))
-      returning kind, dynamic_filters, dynamic_filters::text as filters_text, external_source, external_url`,
-    params: [listId, STALE_SYNC_SECONDS],
-  });
+  const claimed = await claimSync(em, listId, STALE_SYNC_SECONDS);
   if (!claimed) return 'skipped';
   let titleIds: string[];
   try {
     titleIds = await computeTitles(em, claimed);
   } catch (err) {
     await transaction(em, async (tx) => {
-      const [row] = await query(tx, {
-        text: `update list set sync_state = 'failed', last_sync_error = $2, updated_at = now()
-          where id = $1 and sync_state = 'syncing' and dynamic_filters::text is not distinct from $3 returning id`,
-        params: [listId, (err as Error).message.slice(0, 1000), claimed.filters_text],
-      });
-      if (row) await recordListWrite(tx, listId);
+      if (await markSyncFailed(tx, listId, (err as Error).message.slice(0, 1000), claimed.filters_text)) await recordListWrite(tx, listId);
     });
     return 'failed';
   }
   return transaction(em, async (tx) => {
     // Still ours, with the filters it ran with (a change meanwhile made it pending: drop this result).
-    const [row] = await query(tx, {
-      text: `select id from list where id = $1 and sync_state = 'syncing' and dynamic_filters::text is not distinct from $2 for update`,
-      params: [listId, claimed.filters_text],
-    });
-    if (!row) return 'skipped';
+    if (!(await lockClaimed(tx, listId, claimed.filters_text))) return 'skipped';
     const { added, removed } = await replaceItems(tx, listId, titleIds);
-    await query(tx, {
-      text: `update list set sync_state = 'synced', last_synced_at = now(), last_sync_error = null,
-        last_full_synced_at = case when kind = 'dynamic' then now() else last_full_synced_at end where id = $1`,
-      params: [listId],
-    });
+    await markSynced(tx, listId);
     await recordListWrite(tx, listId, { upsertedItems: added, deletedItems: removed });
     return 'synced';
   });
@@ -76,15 +58,7 @@ async function computeTitles(em: EntityManager, list: Claimed): Promise<string[]
 
 /** Lists the job should refresh now: pending ones, ones due again, and runs that died. */
 export async function dueLists(em: EntityManager, limit: number): Promise<string[]> {
-  const rows = await query<{ id: string }>(em, {
-    text: `select id from list where kind <> 'plain' and (
-        sync_state = 'pending'
-        or (sync_state in ('synced', 'failed') and (sync_started_at is null or sync_started_at < now() - make_interval(secs => $1)))
-        or (sync_state = 'syncing' and sync_started_at < now() - make_interval(secs => $2)))
-      order by sync_started_at nulls first, id limit $3`,
-    params: [REFRESH_AFTER_SECONDS, STALE_SYNC_SECONDS, limit],
-  });
-  return rows.map((r) => String(r.id));
+  return selectDueLists(em, REFRESH_AFTER_SECONDS, STALE_SYNC_SECONDS, limit);
 }
 
 /** One pass of the list-sync job: refreshes up to `limit` due lists, one at a time. */

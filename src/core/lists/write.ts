@@ -2,13 +2,13 @@
 // Dynamic and external lists are refreshed right after they are created (and a dynamic list after its
 // filters change), so the answer already holds their items; the list-sync job keeps them fresh.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
 import { ownedList } from './access.ts';
 import { listAudience, recordListGone, recordListWrite } from './changes.ts';
 import { externalSource, fileUrl, localFile } from './external.ts';
 import { listRow, toListShape, type ListShape } from './present.ts';
+import { deleteListRow, insertList, updateListSettings } from './repository.ts';
 import type { CreateListInput, UpdateListInput } from './schemas.ts';
 import { dynamicFilters } from './schemas.ts';
 import { syncList } from './sync.ts';
@@ -20,12 +20,8 @@ async function shapeOf(em: EntityManager, listId: string): Promise<ListShape> {
 export async function createList(em: EntityManager, userId: string, input: CreateListInput): Promise<ListShape> {
   const filters = input.dynamicListFilters ? dynamicFilters.parse(input.dynamicListFilters) : null;
   const id = await transaction(em, async (tx) => {
-    const [row] = await query<{ id: string }>(tx, {
-      text: `insert into list (owner_id, name, description, is_public, kind, dynamic_filters, sync_state)
-        values ($1, $2, $3, $4, $5, $6::jsonb, $7) returning id`,
-      params: [userId, input.name, input.description, input.isPublic, filters ? 'dynamic' : 'plain', filters ? JSON.stringify(filters) : null, filters ? 'pending' : null],
-    });
-    const listId = String(row!.id);
+    const common = { ownerId: userId, name: input.name, description: input.description, isPublic: input.isPublic };
+    const listId = await insertList(tx, filters ? { ...common, kind: 'dynamic', dynamicFilters: filters } : { ...common, kind: 'plain' });
     await recordListWrite(tx, listId);
     return listId;
   });
@@ -45,12 +41,15 @@ export async function createExternalList(em: EntityManager, userId: string, inpu
     throw invalidRequest((err as Error).message);
   }
   const id = await transaction(em, async (tx) => {
-    const [row] = await query<{ id: string }>(tx, {
-      text: `insert into list (owner_id, name, description, is_public, kind, external_source, external_url, sync_state)
-        values ($1, $2, $3, $4, 'external', $5, $6, 'pending') returning id`,
-      params: [userId, input.name, input.description ?? '', input.isPublic ?? false, input.source, url],
+    const listId = await insertList(tx, {
+      ownerId: userId,
+      name: input.name,
+      description: input.description ?? '',
+      isPublic: input.isPublic ?? false,
+      kind: 'external',
+      externalSource: input.source,
+      externalUrl: url,
     });
-    const listId = String(row!.id);
     await recordListWrite(tx, listId);
     return listId;
   });
@@ -65,13 +64,7 @@ export async function updateList(em: EntityManager, userId: string, input: Updat
     const list = await ownedList(tx, input.id, userId);
     if (list.kind === 'external') throw new ApiError('conflict', `List ${list.id} is managed by an external source and is read-only`);
     if (filters && list.kind !== 'dynamic') throw new ApiError('conflict', `List ${list.id} is not a dynamic list; only dynamic lists have dynamicListFilters`);
-    await query(tx, {
-      text: `update list set name = coalesce($2, name), description = coalesce($3, description), is_public = coalesce($4, is_public),
-          dynamic_filters = coalesce($5::jsonb, dynamic_filters), sync_state = case when $5::jsonb is not null then 'pending' else sync_state end,
-          updated_at = now()
-        where id = $1`,
-      params: [list.id, input.name ?? null, input.description ?? null, input.isPublic ?? null, filters ? JSON.stringify(filters) : null],
-    });
+    await updateListSettings(tx, list.id, { name: input.name, description: input.description, isPublic: input.isPublic, dynamicFilters: filters });
     await recordListWrite(tx, list.id);
     return filters ? list.id : null;
   });
@@ -85,7 +78,7 @@ export async function deleteList(em: EntityManager, userId: string, listId: numb
     const list = await ownedList(tx, listId, userId);
     if (list.isWatchlist) throw new ApiError('conflict', 'The watchlist cannot be deleted; remove its items instead');
     const audience = await listAudience(tx, list.id);
-    await query(tx, { text: `delete from list where id = $1`, params: [list.id] });
+    await deleteListRow(tx, list.id);
     await recordListGone(tx, list.id, audience);
   });
 }

@@ -3,9 +3,9 @@
 // never push others into a page twice. The cursor is bound to the `unread` filter; `limit` may change.
 // A notification marked read while paging with `unread=true` simply no longer matches later pages.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query, sqlParams } from '../db/sql.ts';
 import { decodeCursor, encodeCursor, isBigintText, isTimestampText } from '../paging/cursor.ts';
-import { NOTIFICATION_COLUMNS, presentNotification, type Notification, type NotificationRow } from './present.ts';
+import { presentNotification, type Notification } from './present.ts';
+import { inboxPage, unreadCount } from './repository.ts';
 
 export type InboxQuery = { cursor?: string | undefined; limit: number; unread?: boolean | undefined };
 export type InboxPage = { items: Notification[]; nextCursor?: string };
@@ -17,15 +17,7 @@ const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length =
 export async function listNotifications(em: EntityManager, userId: string, q: InboxQuery): Promise<InboxPage> {
   const bound = { unread: q.unread };
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, bound, isPosition);
-  const s = sqlParams();
-  const where = [`n.user_id = ${s.p(userId)}`];
-  if (q.unread !== undefined) where.push(q.unread ? `n.read_at is null` : `n.read_at is not null`);
-  if (after) where.push(`(n.created_at, n.id) < (${s.p(after[0])}::timestamptz, ${s.p(after[1])}::bigint)`);
-  const rows = await query<NotificationRow & { position_at: string }>(em, {
-    text: `select ${NOTIFICATION_COLUMNS}, to_char(n.created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as position_at
-      from notification n where ${where.join(' and ')} order by n.created_at desc, n.id desc limit ${s.p(q.limit + 1)}`,
-    params: s.params,
-  });
+  const rows = await inboxPage(em, userId, { unread: q.unread, after, limit: q.limit + 1 });
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {
@@ -34,7 +26,6 @@ export async function listNotifications(em: EntityManager, userId: string, q: In
   };
 }
 
-export async function countUnread(em: EntityManager, userId: string): Promise<number> {
-  const [row] = await query<{ n: number }>(em, { text: `select count(*)::int as n from notification where user_id = $1 and read_at is null`, params: [userId] });
-  return row?.n ?? 0;
+export function countUnread(em: EntityManager, userId: string): Promise<number> {
+  return unreadCount(em, userId);
 }

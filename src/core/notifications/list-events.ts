@@ -1,21 +1,11 @@
 // Notifications produced by list events, called by src/core/lists in the transaction of the write.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
+import { selectListAndUser } from './list-events-repository.ts';
 import { recordNotification } from './record.ts';
-
-type ListAndUser = { list_name: string; username: string; display_name: string };
-
-async function listAndUser(tx: EntityManager, listId: string, userId: string): Promise<ListAndUser> {
-  const [row] = await query<ListAndUser>(tx, {
-    text: `select l.name as list_name, u.username, u.display_name from list l, app_user u where l.id = $1 and u.id = $2`,
-    params: [listId, userId],
-  });
-  return row!;
-}
 
 /** The owner invited `inviteeId` to collaborate on the list (a new invitation only, not a repeated one). */
 export async function notifyListInvitation(tx: EntityManager, e: { listId: string; ownerId: string; inviteeId: string }): Promise<string | null> {
-  const { list_name, username, display_name } = await listAndUser(tx, e.listId, e.ownerId);
+  const { list_name, username, display_name } = await selectListAndUser(tx, e.listId, e.ownerId);
   return recordNotification(tx, {
     userId: e.inviteeId,
     kind: 'list_invitation',
@@ -31,7 +21,7 @@ export async function notifyListInvitation(tx: EntityManager, e: { listId: strin
  */
 export async function notifyListLiked(tx: EntityManager, e: { listId: string; ownerId: string; likerId: string }): Promise<string | null> {
   if (e.likerId === e.ownerId) return null;
-  const { list_name, username, display_name } = await listAndUser(tx, e.listId, e.likerId);
+  const { list_name, username, display_name } = await selectListAndUser(tx, e.listId, e.likerId);
   return recordNotification(tx, {
     userId: e.ownerId,
     kind: 'list_liked',

@@ -3,14 +3,12 @@
 // whole preference. `inApp` off: recordNotification records nothing of that kind for the user.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
-import { NOTIFICATION_KINDS, type NotificationKind } from './kinds.ts';
+import { NOTIFICATION_KINDS } from './kinds.ts';
 import type { Preferences, PreferencesPatch } from './schemas.ts';
+import { storedPreferences, storePreference } from './preferences-repository.ts';
 
-type Row = { kind: NotificationKind; in_app: boolean; push: boolean };
-
-function toPreferences(rows: Row[]): Preferences {
+function toPreferences(rows: Awaited<ReturnType<typeof storedPreferences>>): Preferences {
   const stored = new Map(rows.map((r) => [r.kind, r]));
   const entries = NOTIFICATION_KINDS.map((kind) => {
     const r = stored.get(kind);
@@ -20,8 +18,7 @@ function toPreferences(rows: Row[]): Preferences {
 }
 
 export async function getPreferences(em: EntityManager, userId: string): Promise<Preferences> {
-  const rows = await query<Row>(em, { text: `select kind, in_app, push from notification_preference where user_id = $1`, params: [userId] });
-  return toPreferences(rows);
+  return toPreferences(await storedPreferences(em, userId));
 }
 
 /** Changes the kinds and channels given; returns every kind's preference after the change. */
@@ -31,14 +28,8 @@ export function updatePreferences(em: EntityManager, userId: string, patch: Pref
     for (const kind of NOTIFICATION_KINDS) {
       const p = patch[kind];
       if (!p || (p.inApp === undefined && p.push === undefined)) continue;
-      // Absent channels keep their stored value (or the default, on).
-      const [row] = await query<Row>(tx, {
-        text: `insert into notification_preference (user_id, kind, in_app, push) values ($1, $2, coalesce($3, true), coalesce($4, true))
-          on conflict (user_id, kind) do update set in_app = coalesce($3, notification_preference.in_app), push = coalesce($4, notification_preference.push), updated_at = now()
-          returning kind, in_app, push`,
-        params: [userId, kind, p.inApp ?? null, p.push ?? null],
-      });
-      changes.push({ resource: 'notification_preferences', resourceId: kind, op: 'upsert', data: { kind, inApp: row!.in_app, push: row!.push } });
+      const row = await storePreference(tx, userId, kind, p);
+      changes.push({ resource: 'notification_preferences', resourceId: kind, op: 'upsert', data: { kind, inApp: row.in_app, push: row.push } });
     }
     await recordChanges(tx, userId, changes);
     return getPreferences(tx, userId);

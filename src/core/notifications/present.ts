@@ -1,15 +1,6 @@
 // The wire shape of a notification: the inbox, the change feed and the snapshot show the same record.
 import type { NotificationKind } from './kinds.ts';
-
-export type NotificationRow = {
-  id: string;
-  kind: NotificationKind;
-  title: string;
-  body: string;
-  data: Record<string, unknown>;
-  read_at: Date | string | null;
-  created_at: Date | string;
-};
+import type { NotificationRecord } from './repository.ts';
 
 export type Notification = {
   id: string;
@@ -22,10 +13,7 @@ export type Notification = {
   createdAt: string;
 };
 
-/** The columns presentNotification reads, for `select ${NOTIFICATION_COLUMNS} from notification`. */
-export const NOTIFICATION_COLUMNS = `id::text as id, kind, title, body, data, read_at, created_at`;
-
-export function presentNotification(row: NotificationRow): Notification {
+export function presentNotification(row: NotificationRecord): Notification {
   return {
     id: String(row.id),
     kind: row.kind,

@@ -3,45 +3,24 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProfilePart } from '../actor-visibility.ts';
 import { imageUrl } from '../catalog/present.ts';
-import { query } from '../db/sql.ts';
 import { profileHomeLists } from '../lists/summaries.ts';
+import { recentWatches } from './repository.ts';
 import type { ProfileHome, RecentWatch } from './schemas.ts';
 
 export const HOME_LISTS = 20;
 export const HOME_RECENT_WATCHES = 20;
 
 /** A watch as the recent-watch shapes need it (profile home, and the public profile with `watched_at`). */
-export type RecentWatchRow = {
-  id: string;
-  watched_at: Date | string;
-  movie_db_id: number;
-  type: 'movie' | 'show';
-  name: string;
-  poster_path: string;
-  backdrop_path: string;
-  season_number: number | null;
-  episode_number: number | null;
-  episode_title: string | null;
-};
-
-/** The user's newest watches ($1 user, $2 how many). */
-export const RECENT_WATCHES = `
-select w.id, w.watched_at, t.movie_db_id, t.type, t.name, t.poster_path, t.backdrop_path, w.season_number, w.episode_number, e.name as episode_title
-from watch_history w
-join title t on t.id = w.title_id
-left join episode e on e.id = w.episode_id
-where w.user_id = $1
-order by w.watched_at desc, w.id desc
-limit $2`;
+export type RecentWatchRow = Awaited<ReturnType<typeof recentWatches>>[number];
 
 /** `see`: the parts the token may read (actor-visibility.ts); a part it may not is empty. */
 export async function profileHome(em: EntityManager, userId: string, imageBaseUrl: string, see: Record<ProfilePart, boolean>): Promise<ProfileHome> {
   const lists = see.lists ? await profileHomeLists(em, userId, HOME_LISTS) : [];
-  const rows = see.history ? await query<RecentWatchRow>(em, { text: RECENT_WATCHES, params: [userId, HOME_RECENT_WATCHES] }) : [];
+  const rows = see.history ? await recentWatches(em, userId, HOME_RECENT_WATCHES) : [];
   return { lists, recentWatchHistory: rows.map((r) => toRecentWatch(r, imageBaseUrl)) };
 }
 
-export function toRecentWatch(r: RecentWatchRow, imageBaseUrl: string): RecentWatch {
+export function toRecentWatch(r: Omit<RecentWatchRow, 'watched_at'>, imageBaseUrl: string): RecentWatch {
   return {
     id: String(r.id),
     movieDbId: r.movie_db_id,

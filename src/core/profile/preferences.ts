@@ -3,25 +3,13 @@
 // the whole preferences record as a `preferences` change (resource id: the user id).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest } from '../errors.ts';
 import { DEFAULT_WATCHED_THRESHOLD } from '../playback/schemas.ts';
+import { lockUser, preferencesOf, storePreferences, type StoredPreferences } from './repository.ts';
 import type { Preferences, PreferencesUpdate } from './settings-schemas.ts';
 
-type PreferencesRow = {
-  region: string | null;
-  language: string | null;
-  hide_episode_titles: boolean;
-  hide_overviews: boolean;
-  hide_images: boolean;
-  hide_ratings: boolean;
-  watched_threshold: number | null;
-};
-
-const COLUMNS = 'region, language, hide_episode_titles, hide_overviews, hide_images, hide_ratings, watched_threshold';
-
-const DEFAULTS: PreferencesRow = {
+const DEFAULTS: StoredPreferences = {
   region: null,
   language: null,
   hide_episode_titles: false,
@@ -31,7 +19,7 @@ const DEFAULTS: PreferencesRow = {
   watched_threshold: null,
 };
 
-const toPreferences = (r: PreferencesRow): Preferences => ({
+const toPreferences = (r: StoredPreferences): Preferences => ({
   region: r.region,
   language: r.language,
   spoilers: { hideEpisodeTitles: r.hide_episode_titles, hideOverviews: r.hide_overviews, hideImages: r.hide_images, hideRatings: r.hide_ratings },
@@ -49,9 +37,8 @@ function canonicalLanguage(tag: string): string {
   throw invalidRequest(`language: "${tag}" is not a BCP 47 language tag (e.g. en-US)`);
 }
 
-async function preferencesRow(em: EntityManager, userId: string, lock: boolean): Promise<PreferencesRow> {
-  const [row] = await query<PreferencesRow>(em, { text: `select ${COLUMNS} from user_preferences where user_id = $1${lock ? ' for update' : ''}`, params: [userId] });
-  return row ?? DEFAULTS;
+async function preferencesRow(em: EntityManager, userId: string, lock: boolean): Promise<StoredPreferences> {
+  return (await preferencesOf(em, userId, lock)) ?? DEFAULTS;
 }
 
 export async function readPreferences(em: EntityManager, userId: string): Promise<Preferences> {
@@ -67,10 +54,10 @@ export async function watchedThresholdOf(em: EntityManager, userId: string): Pro
 export async function updatePreferences(em: EntityManager, userId: string, input: PreferencesUpdate): Promise<Preferences> {
   return transaction(em, async (tx) => {
     // The row lock of the user serialises concurrent updates of one user's preferences, row or no row.
-    await query(tx, { text: `select id from app_user where id = $1 for update`, params: [userId] });
+    await lockUser(tx, userId);
     const current = await preferencesRow(tx, userId, true);
     const s = input.spoilers ?? {};
-    const next: PreferencesRow = {
+    const next: StoredPreferences = {
       region: input.region === undefined ? current.region : input.region === null ? null : input.region.toUpperCase(),
       language: input.language === undefined ? current.language : input.language === null ? null : canonicalLanguage(input.language),
       hide_episode_titles: s.hideEpisodeTitles ?? current.hide_episode_titles,
@@ -79,16 +66,7 @@ export async function updatePreferences(em: EntityManager, userId: string, input
       hide_ratings: s.hideRatings ?? current.hide_ratings,
       watched_threshold: input.watchedThreshold === undefined ? current.watched_threshold : input.watchedThreshold,
     };
-    const [row] = await query<PreferencesRow>(tx, {
-      text: `insert into user_preferences (user_id, ${COLUMNS}) values ($1, $2, $3, $4, $5, $6, $7, $8)
-        on conflict (user_id) do update set region = excluded.region, language = excluded.language,
-          hide_episode_titles = excluded.hide_episode_titles, hide_overviews = excluded.hide_overviews,
-          hide_images = excluded.hide_images, hide_ratings = excluded.hide_ratings,
-          watched_threshold = excluded.watched_threshold, updated_at = now()
-        returning ${COLUMNS}`,
-      params: [userId, next.region, next.language, next.hide_episode_titles, next.hide_overviews, next.hide_images, next.hide_ratings, next.watched_threshold],
-    });
-    const updated = toPreferences(row!);
+    const updated = toPreferences(await storePreferences(tx, userId, next));
     await recordChange(tx, userId, { resource: 'preferences', resourceId: userId, op: 'upsert', data: updated });
     return updated;
   });

@@ -3,34 +3,23 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { checkAvatarUrl, checkDisplayName } from '../accounts/rules.ts';
 import { recordChange } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, invalidRequest } from '../errors.ts';
+import { profileOf, updateProfileColumns, type StoredProfile } from './repository.ts';
 import { BIO_MAX, type Profile, type ProfileUpdate } from './settings-schemas.ts';
 
-type ProfileRow = {
-  id: string;
-  username: string;
-  display_name: string;
-  avatar_url: string | null;
-  bio: string;
-  profile_privacy: Profile['privacy'];
-  created_at: Date | string;
-};
-
-const PROFILE_COLUMNS = 'id, username, display_name, avatar_url, bio, profile_privacy, created_at';
 // Control characters other than the line feed (bios may have paragraphs).
 // eslint-disable-next-line no-control-regex
 const BIO_CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f-\u009f]/;
 
-const toProfile = (r: ProfileRow): Profile => ({
+const toProfile = (r: StoredProfile): Profile => ({
   id: r.id,
   username: r.username,
   displayName: r.display_name,
   avatarUrl: r.avatar_url,
   bio: r.bio,
   privacy: r.profile_privacy,
-  joinedAt: new Date(r.created_at).toISOString(),
+  joinedAt: r.created_at.toISOString(),
 });
 
 /** Line breaks are kept as "\n"; counted in characters (code points), after trimming. */
@@ -42,8 +31,8 @@ function checkBio(value: string): string {
   return bio;
 }
 
-async function profileRow(em: EntityManager, userId: string, lock: boolean): Promise<ProfileRow> {
-  const [row] = await query<ProfileRow>(em, { text: `select ${PROFILE_COLUMNS} from app_user where id = $1${lock ? ' for update' : ''}`, params: [userId] });
+async function profileRow(em: EntityManager, userId: string, lock: boolean): Promise<StoredProfile> {
+  const row = await profileOf(em, userId, lock);
   if (!row) throw new ApiError('invalid_token', 'The token\'s user no longer exists');
   return row;
 }
@@ -62,11 +51,7 @@ export async function updateProfile(em: EntityManager, userId: string, input: Pr
       bio: input.bio === undefined ? current.bio : checkBio(input.bio),
       profile_privacy: input.privacy ?? current.profile_privacy,
     };
-    const [row] = await query<ProfileRow>(tx, {
-      text: `update app_user set display_name = $2, avatar_url = $3, bio = $4, profile_privacy = $5 where id = $1 returning ${PROFILE_COLUMNS}`,
-      params: [userId, next.display_name, next.avatar_url, next.bio, next.profile_privacy],
-    });
-    const updated = toProfile(row!);
+    const updated = toProfile(await updateProfileColumns(tx, userId, next));
     await recordChange(tx, userId, { resource: 'profile', resourceId: userId, op: 'upsert', data: updated });
     return updated;
   });

@@ -1,12 +1,12 @@
 // A bulk write (POST /sync/{resource}): the idempotency key claimed, the items applied and the result
 // recorded, all in one transaction.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { transaction } from '../db/transaction.ts';
 import { syncHistory } from './history.ts';
 import { claimKey, recordResult } from './idempotency.ts';
 import type { SyncItem } from './items.ts';
 import { syncRatings } from './ratings.ts';
+import { sleep } from './repository.ts';
 import { summarize, type BulkResult, type ItemResult } from './results.ts';
 import type { HistoryItem, RatingItem, WatchlistItem } from './schemas.ts';
 import { syncWatchlist } from './watchlist.ts';
@@ -57,7 +57,7 @@ export function runBulkSync(em: EntityManager, req: BulkRequest): Promise<BulkRe
     await recordResult(tx, scope, req.hash, result, req.now);
     if (req.holdMs) {
       req.onHold?.();
-      await query(tx, { text: `select pg_sleep($1)`, params: [req.holdMs / 1000] });
+      await sleep(tx, req.holdMs / 1000);
     }
     return { ...result, idempotency_replayed: false };
   });

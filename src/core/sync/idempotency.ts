@@ -9,15 +9,12 @@
 //     outcome is always known and idempotency_indeterminate never arises here.
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { query } from '../db/sql.ts';
 import { ApiError } from '../errors.ts';
-import type { BulkResult } from './results.ts';
+import { deleteRecordsBefore, readRecord, tryKeyLock, writeRecord, type StoredResult } from './idempotency-repository.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
 export type IdempotencyScope = { userId: string; clientId: string; operation: string; key: string };
-
-type Stored = Omit<BulkResult, 'idempotency_replayed'>;
 
 /** JSON with object keys sorted at every level: the same body in another key order hashes the same. */
 function canonical(value: unknown): string {
@@ -39,29 +36,19 @@ export function bodyHash(body: unknown): string {
 
 export const lockName = (s: IdempotencyScope) => `sync:${s.clientId}:${s.userId}:${s.operation}:${s.key}`;
 
-// The statements are exported for bench/sync.ts, whose bare-`pg` baseline runs exactly these.
-export const CLAIM_LOCK = `select pg_try_advisory_xact_lock(hashtextextended($1, 0)) as locked`;
-export const READ_RECORD = `select body_hash, result from sync_idempotency
-  where user_id = $1 and client_id = $2 and operation = $3 and idempotency_key = $4 and created_at > $5`;
-export const RECORD_RESULT = `insert into sync_idempotency (user_id, client_id, operation, idempotency_key, body_hash, result, created_at)
-  values ($1, $2, $3, $4, $5, $6, $7)
-  on conflict (user_id, client_id, operation, idempotency_key)
-  do update set body_hash = excluded.body_hash, result = excluded.result, created_at = excluded.created_at`;
+// The statements' texts, for bench/sync.ts's bare-`pg` baseline.
+export { CLAIM_LOCK, READ_RECORD, RECORD_RESULT } from './idempotency-repository.ts';
 
 /**
  * Takes the key for this transaction. Answers the stored result to replay, or null when the key is
  * unseen (or its record expired) and the batch is to be applied.
  */
-export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash: string, now: Date): Promise<Stored | null> {
-  const [lock] = await query<{ locked: boolean }>(tx, { text: CLAIM_LOCK, params: [lockName(scope)] });
-  if (!lock?.locked) {
+export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash: string, now: Date): Promise<StoredResult | null> {
+  if (!(await tryKeyLock(tx, lockName(scope)))) {
     throw new ApiError('request_in_progress', 'A request with this Idempotency-Key is still running; retry the same key shortly');
   }
   // A statement of its own after the lock: its snapshot sees a record committed by the lock's last holder.
-  const [record] = await query<{ body_hash: string; result: Stored }>(tx, {
-    text: READ_RECORD,
-    params: [scope.userId, scope.clientId, scope.operation, scope.key, new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
-  });
+  const record = await readRecord(tx, scope, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
   if (!record) return null;
   if (record.body_hash !== hash) {
     throw new ApiError('idempotency_conflict', 'This Idempotency-Key was used with a different body; use a new key for a new batch');
@@ -70,18 +57,11 @@ export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash:
 }
 
 /** Records the result with the writes (replacing an expired record of the same key). */
-export async function recordResult(tx: EntityManager, scope: IdempotencyScope, hash: string, result: Stored, now: Date): Promise<void> {
-  await query(tx, {
-    text: RECORD_RESULT,
-    params: [scope.userId, scope.clientId, scope.operation, scope.key, hash, JSON.stringify(result), now.toISOString()],
-  });
+export async function recordResult(tx: EntityManager, scope: IdempotencyScope, hash: string, result: StoredResult, now: Date): Promise<void> {
+  await writeRecord(tx, scope, hash, result, now);
 }
 
 /** Deletes records older than 24 hours (they already count as unseen); the number deleted. */
-export async function deleteExpiredRecords(em: EntityManager, now: Date): Promise<number> {
-  const rows = await query<{ n: number }>(em, {
-    text: `with d as (delete from sync_idempotency where created_at <= $1 returning 1) select count(*)::int as n from d`,
-    params: [new Date(now.getTime() - IDEMPOTENCY_TTL_MS).toISOString()],
-  });
-  return rows[0]?.n ?? 0;
+export function deleteExpiredRecords(em: EntityManager, now: Date): Promise<number> {
+  return deleteRecordsBefore(em, new Date(now.getTime() - IDEMPOTENCY_TTL_MS));
 }

@@ -3,17 +3,13 @@
 // target apply one after the other.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes } from '../catalog/resolve.ts';
-import { query } from '../db/sql.ts';
 import { removeRating, setRating, type RatingTarget } from '../library/ratings-write.ts';
 import { byIndex, deferred, resolveItems, splitValid, type SyncItem } from './items.ts';
+import { seasonsFound } from './repository.ts';
 import { itemResult, type ItemResult } from './results.ts';
 import type { RatingItem } from './schemas.ts';
 
 const typeOf = (i: RatingItem) => i.type ?? (i.season != null || i.episode != null ? 'show' : 'movie');
-
-const SEASONS_FOUND = `
-select r.idx from json_to_recordset($1::json) as r(idx integer, title_id bigint, season integer)
-where exists (select 1 from season s where s.title_id = r.title_id and s.season_number = r.season)`;
 
 export async function syncRatings(tx: EntityManager, userId: string, items: SyncItem<RatingItem>[]): Promise<ItemResult[]> {
   const { results, valid } = splitValid(items);
@@ -27,10 +23,8 @@ export async function syncRatings(tx: EntityManager, userId: string, items: Sync
   );
   const episodeOf = new Map(wantsEpisode.map((m, i) => [m.index, episodes[i] ?? null]));
   const wantsSeason = matched.filter((m) => m.title.type === 'show' && m.item.season != null && m.item.episode == null);
-  const seasonRows = wantsSeason.length
-    ? await query<{ idx: number }>(tx, { text: SEASONS_FOUND, params: [JSON.stringify(wantsSeason.map((m) => ({ idx: m.index, title_id: m.title.id, season: m.item.season })))] })
-    : [];
-  const seasonFound = new Set(seasonRows.map((r) => r.idx));
+  const found = await seasonsFound(tx, wantsSeason.map((m) => ({ titleId: m.title.id, season: m.item.season! })));
+  const seasonFound = new Set(wantsSeason.filter((m) => found.has(`${m.title.id}:${m.item.season}`)).map((m) => m.index));
 
   for (const m of matched) {
     let target: RatingTarget;

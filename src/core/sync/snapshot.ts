@@ -6,21 +6,11 @@
 // as of every change below it, and `changesCursor` starts the feed exactly at it.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeResource } from '../changes/resources.ts';
-import { query } from '../db/sql.ts';
 import { feedParams } from './changes.ts';
 import { decodeSnapshotCursor, encodeFeedCursor, encodeSnapshotCursor } from './feed-cursor.ts';
+import { snapshotBound, snapshotItems } from './repository.ts';
 
 export type SnapshotPage = { items: Record<string, unknown>[]; nextCursor: string | null; changesCursor: string };
-
-const READ_SNAPSHOT = `
-select l.resource_id, l.data from (
-  select distinct on (c.resource_id) c.resource_id, c.op, c.data
-  from change_log c
-  where c.user_id = $1 and c.resource = $2 and c.resource_id > $3 and c.xid < $4::xid8
-  order by c.resource_id, c.id desc
-) l
-where l.op = 'upsert'
-limit $5`;
 
 export async function readSnapshot(
   em: EntityManager,
@@ -29,14 +19,8 @@ export async function readSnapshot(
   const params = { resource: input.resource };
   let pos;
   if (input.cursor) pos = decodeSnapshotCursor(input.cursor, params, input.now);
-  else {
-    const [row] = await query<{ bound: string }>(em, { text: `select pg_snapshot_xmin(pg_current_snapshot())::text as bound`, params: [] });
-    pos = { bound: row!.bound, after: '' };
-  }
-  const rows = await query<{ resource_id: string; data: Record<string, unknown> }>(em, {
-    text: READ_SNAPSHOT,
-    params: [input.userId, input.resource, pos.after, pos.bound, input.limit + 1],
-  });
+  else pos = { bound: await snapshotBound(em), after: '' };
+  const rows = await snapshotItems(em, input.userId, input.resource, pos, input.limit + 1);
   const page = rows.slice(0, input.limit);
   const last = page.at(-1);
   return {

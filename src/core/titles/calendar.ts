@@ -1,14 +1,11 @@
-// The calendar: episodes airing in a window of days of the shows the user follows (queries.ts says what
-// following is), sorted by air date. Whether the user watched each is shown only with history:read.
+// The calendar: episodes airing in a window of days of the shows the user follows (repository.ts says
+// what following is), sorted by air date. Whether the user watched each is shown only with history:read.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
-import { query } from '../db/sql.ts';
-import { toShowRef, type ShowRow } from './present.ts';
-import { calendarSql } from './queries.ts';
+import { toShowRef } from './present.ts';
+import { calendarEntries } from './repository.ts';
 import type { Calendar, CalendarInput } from './schemas.ts';
 import { utcDay, userStateFor } from './user-state.ts';
-
-type Row = ShowRow & { season_number: number; episode_number: number; episode_name: string; air_date: string; runtime_minutes: number | null; watched: boolean | null };
 
 const DAY_MS = 86_400_000;
 
@@ -16,7 +13,7 @@ export async function calendar(em: EntityManager, actor: Actor, input: CalendarI
   const startDate = input.startDate ?? utcDay();
   const until = utcDay(new Date(Date.parse(`${startDate}T00:00:00Z`) + input.days * DAY_MS));
   const withWatched = userStateFor(actor).historyOf !== null;
-  const rows = await query<Row>(em, calendarSql({ userId: actor.userId, from: startDate, until, withWatched }));
+  const rows = await calendarEntries(em, { userId: actor.userId, from: startDate, until, withWatched });
   return {
     startDate,
     days: input.days,
@@ -25,9 +22,10 @@ export async function calendar(em: EntityManager, actor: Actor, input: CalendarI
       season: r.season_number,
       episode: r.episode_number,
       episodeTitle: r.episode_name,
-      airDate: r.air_date,
+      // Never null: the calendar reads episodes by their air date.
+      airDate: r.air_date!,
       runtimeMinutes: r.runtime_minutes,
-      watched: r.watched,
+      watched: r.watched ?? null,
     })),
   };
 }

@@ -9,63 +9,26 @@ import { visiblePrivateFields } from '../actor-visibility.ts';
 import { imageUrl } from '../catalog/present.ts';
 import type { CatalogDeps } from '../catalog/service.ts';
 import { toCollectionStatus } from '../collection/for-title.ts';
-import { query } from '../db/sql.ts';
 import { notFound } from '../errors.ts';
 import { toFeaturedLists, toTitleUserLists } from '../lists/for-title.ts';
-import { isoTime, POSTER_SIZE, toSeasonSummary, type SeasonRow } from './present.ts';
-import { recommendationsSql, titleDetailSql } from './queries.ts';
+import { isoTime, POSTER_SIZE, toSeasonSummary } from './present.ts';
+import { findRecommendations, findTitleDetail } from './repository.ts';
 import type { NativeTitle, TitleDetail, TitleDetailInput } from './schemas.ts';
 import { utcDay, userStateFor } from './user-state.ts';
 
-type DetailRow = {
-  id: string;
-  type: 'movie' | 'show';
-  movie_db_id: number;
-  category: 'movie' | 'show' | 'anime';
-  is_anime: boolean;
-  name: string;
-  tagline: string;
-  year: number;
-  release_date: string | null;
-  overview: string;
-  poster_path: string;
-  backdrop_path: string;
-  community_rating: number;
-  vote_count: number;
-  genres: string[];
-  original_language: string;
-  status: string;
-  age_rating: string;
-  runtime_minutes: number | null;
-  episode_run_time_minutes: number | null;
-  seasons_count: number | null;
-  episodes_count: number | null;
-  season_stats: SeasonRow[];
-  community_average: number | null;
-  community_count: number;
-  featured_lists: Parameters<typeof toFeaturedLists>[0];
-  // Present only when the token may see them.
-  watched_at?: Date | null;
-  rating?: number | null;
-  is_favourite?: boolean;
-  show_status?: string | null;
-  history?: { id: number; watched_at: string; season: number | null; episode: number | null }[];
-  user_lists?: Parameters<typeof toTitleUserLists>[0];
-  collection_items?: Parameters<typeof toCollectionStatus>[0];
-};
+type DetailRow = NonNullable<Awaited<ReturnType<typeof findTitleDetail>>>;
 
 /** Optional NativeTitle fields: present when the catalog knows them (text the catalog keeps "" stays ""). */
 function optional<K extends string, V>(key: K, value: V | null): { [P in K]?: V } {
   return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-type RecommendationRow = { movie_db_id: number; type: 'movie' | 'show'; name: string; year: number; poster_path: string; is_anime: boolean };
 type Recommendations = NonNullable<NativeTitle['recommendations']>;
 
 /** Cached like the public catalog's answers (CATALOG_CACHE_SECONDS): they change only with an import. */
 function recommendations(deps: CatalogDeps, type: 'movie' | 'show', movieDbId: number): Promise<{ items: Recommendations }> {
   return deps.cache.get(`recommendations:${type}:${movieDbId}`, async () => {
-    const rows = await query<RecommendationRow>(deps.em, recommendationsSql({ type, movieDbId }));
+    const rows = await findRecommendations(deps.em, { type, movieDbId });
     return {
       items: rows.map((r) => ({ movieDbId: r.movie_db_id, type: r.type, name: r.name, year: r.year, posterUrl: imageUrl(deps.imageBaseUrl, POSTER_SIZE, r.poster_path), isAnime: r.is_anime })),
     };
@@ -94,7 +57,7 @@ function toNativeTitle(row: DetailRow, recommended: Recommendations, imageBaseUr
     ...optional('episodeRunTimeMinutes', row.episode_run_time_minutes),
     ...optional('seasonsCount', row.seasons_count),
     ...optional('episodesCount', row.episodes_count),
-    seasonStats: row.season_stats.map((s) => toSeasonSummary(s, imageBaseUrl)),
+    seasonStats: (row.season_stats ?? []).map((s) => toSeasonSummary(s, imageBaseUrl)),
     recommendations: recommended,
   };
 }
@@ -103,18 +66,19 @@ export async function titleDetail(deps: CatalogDeps, actor: Actor, input: TitleD
   const { em, imageBaseUrl } = deps;
   const visible = visiblePrivateFields(actor);
   const scope = input.scope ?? (input.type === 'movie' ? 'title' : 'series');
-  const sql = titleDetailSql({ type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) });
-  const [[row], recommended] = await Promise.all([query<DetailRow>(em, sql), recommendations(deps, input.type, input.id)]);
+  const detail = findTitleDetail(em, { type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) });
+  const [row, recommended] = await Promise.all([detail, recommendations(deps, input.type, input.id)]);
   if (!row) throw notFound(`${input.type === 'movie' ? 'Movie' : 'Show'} ${input.id}`);
   return {
     title: toNativeTitle(row, recommended.items, imageBaseUrl),
     interaction: visible.interaction
       ? { watchedAt: row.watched_at ? isoTime(row.watched_at) : null, rating: row.rating ?? null, isFavourite: row.is_favourite ?? false, showStatus: row.show_status ?? null }
       : null,
-    watchHistory: (row.history ?? []).map((h) => ({ id: h.id, watchedAt: isoTime(h.watched_at), season: h.season, episode: h.episode })),
+    // Ids and times as the statement's JSON holds them: ids as JSON numbers, times as text.
+    watchHistory: (row.history ?? []).map((h) => ({ id: Number(h.id), watchedAt: isoTime(h.watched_at), season: h.season, episode: h.episode })),
     userLists: visible.userLists && row.user_lists ? toTitleUserLists(row.user_lists) : null,
     collectionStatus: visible.collectionStatus && row.collection_items ? toCollectionStatus(row.collection_items) : null,
-    featuredLists: toFeaturedLists(row.featured_lists),
+    featuredLists: toFeaturedLists(row.featured_lists ?? []),
     communityRating: { average: row.community_average, count: row.community_count },
     externalRatings: row.vote_count > 0 ? { ratings: [{ source: 'movie_db', value: row.community_rating, votes: row.vote_count }] } : null,
   };

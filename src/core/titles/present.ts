@@ -2,36 +2,10 @@
 // (catalog/present.ts); timestamps read from JSON come back as ISO 8601 with Z.
 import { imageUrl } from '../catalog/present.ts';
 import type { EpisodeState, SeasonSummary } from './schemas.ts';
+import type { EpisodeRow, SeasonRow, ShowRow } from './seasons-repository.ts';
 
 export const POSTER_SIZE = 'w500';
 const STILL_SIZE = 'w300';
-
-export type ShowRow = { id: string; movie_db_id: number; name: string; year: number; poster_path: string; is_anime: boolean };
-
-export type SeasonRow = {
-  season_number: number;
-  name: string;
-  overview: string;
-  air_date: string | null;
-  poster_path: string;
-  episode_count: number;
-  aired_episodes: number;
-  watched_episodes: number | null;
-};
-
-export type EpisodeRow = {
-  season_number: number;
-  episode_number: number;
-  absolute_number: number | null;
-  name: string;
-  overview: string;
-  air_date: string | null;
-  runtime_minutes: number | null;
-  still_path: string;
-  aired: boolean;
-  plays: number | null;
-  last_watched: string | Date | null;
-};
 
 /** A timestamp read from the database or from JSON it built, as ISO 8601 with Z. */
 export const isoTime = (value: string | Date): string => new Date(value).toISOString();
@@ -49,7 +23,7 @@ export function toSeasonSummary(row: SeasonRow, imageBaseUrl: string): SeasonSum
     posterUrl: imageUrl(imageBaseUrl, POSTER_SIZE, row.poster_path),
     episodeCount: row.episode_count,
     airedEpisodes: row.aired_episodes,
-    watchedEpisodes: row.watched_episodes,
+    watchedEpisodes: row.watched_episodes ?? null,
   };
 }
 
@@ -66,6 +40,7 @@ export function toEpisodeState(row: EpisodeRow, imageBaseUrl: string, historyVis
     stillUrl: imageUrl(imageBaseUrl, STILL_SIZE, row.still_path),
     aired: row.aired,
     watched: historyVisible ? (row.plays ?? 0) > 0 : null,
+    // A time from the statement's JSON, as text.
     watchedAt: historyVisible && row.last_watched ? isoTime(row.last_watched) : null,
     plays: historyVisible ? (row.plays ?? 0) : null,
   };

@@ -2,40 +2,43 @@
 // where the token may see them. Each read is one statement; a missing show, season or episode is 404.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
-import { query } from '../db/sql.ts';
 import { notFound } from '../errors.ts';
-import { toEpisodeState, toSeasonSummary, toShowRef, type EpisodeRow, type SeasonRow, type ShowRow } from './present.ts';
-import { episodeDetailSql, seasonDetailSql, seasonListSql } from './queries.ts';
+import { toEpisodeState, toSeasonSummary, toShowRef } from './present.ts';
+import { findEpisodeDetail, findSeasonDetail, findSeasonList, type ShowQuery } from './seasons-repository.ts';
 import type { EpisodeInput, SeasonInput } from './schemas.ts';
 import { utcDay, userStateFor } from './user-state.ts';
 
-async function showRow<R extends ShowRow>(em: EntityManager, sql: Parameters<typeof query>[1], movieDbId: number): Promise<R> {
-  const [row] = await query<R>(em, sql);
+function showQuery(actor: Actor, movieDbId: number): ShowQuery {
+  const { historyOf, ratingsOf } = userStateFor(actor);
+  return { movieDbId, today: utcDay(), historyOf, ratingsOf };
+}
+
+function found<R>(row: R | undefined, movieDbId: number): R {
   if (!row) throw notFound(`Show ${movieDbId}`);
   return row;
 }
 
 export async function seasonList(em: EntityManager, actor: Actor, showId: number, imageBaseUrl: string) {
-  const row = await showRow<ShowRow & { seasons: SeasonRow[] }>(em, seasonListSql({ movieDbId: showId, today: utcDay(), state: userStateFor(actor) }), showId);
+  const row = found(await findSeasonList(em, showQuery(actor, showId)), showId);
   return { show: toShowRef(row, imageBaseUrl), seasons: row.seasons.map((s) => toSeasonSummary(s, imageBaseUrl)) };
 }
 
 export async function seasonDetail(em: EntityManager, actor: Actor, input: SeasonInput, imageBaseUrl: string) {
-  const state = userStateFor(actor);
-  const sql = seasonDetailSql({ movieDbId: input.id, season: input.season, today: utcDay(), state });
-  const row = await showRow<ShowRow & { season: SeasonRow | null; episodes: EpisodeRow[]; rating: number | null }>(em, sql, input.id);
-  if (!row.season) throw notFound(`Season ${input.season} of show ${input.id}`);
+  const q = showQuery(actor, input.id);
+  const row = found(await findSeasonDetail(em, { ...q, season: input.season }), input.id);
+  const season = row.season_row;
+  if (!season) throw notFound(`Season ${input.season} of show ${input.id}`);
   return {
     show: toShowRef(row, imageBaseUrl),
-    season: { ...toSeasonSummary(row.season, imageBaseUrl), rating: row.rating },
-    episodes: row.episodes.map((e) => toEpisodeState(e, imageBaseUrl, state.historyOf !== null)),
+    season: { ...toSeasonSummary(season, imageBaseUrl), rating: row.rating ?? null },
+    episodes: row.episodes.map((e) => toEpisodeState(e, imageBaseUrl, q.historyOf !== null)),
   };
 }
 
 export async function episodeDetail(em: EntityManager, actor: Actor, input: EpisodeInput, imageBaseUrl: string) {
-  const state = userStateFor(actor);
-  const sql = episodeDetailSql({ movieDbId: input.id, season: input.season, episode: input.episode, today: utcDay(), state });
-  const row = await showRow<ShowRow & { episode: EpisodeRow | null; rating: number | null }>(em, sql, input.id);
-  if (!row.episode) throw notFound(`Episode S${input.season}E${input.episode} of show ${input.id}`);
-  return { show: toShowRef(row, imageBaseUrl), episode: { ...toEpisodeState(row.episode, imageBaseUrl, state.historyOf !== null), rating: row.rating } };
+  const q = showQuery(actor, input.id);
+  const row = found(await findEpisodeDetail(em, { ...q, season: input.season, episode: input.episode }), input.id);
+  const episode = row.episode_row;
+  if (!episode) throw notFound(`Episode S${input.season}E${input.episode} of show ${input.id}`);
+  return { show: toShowRef(row, imageBaseUrl), episode: { ...toEpisodeState(episode, imageBaseUrl, q.historyOf !== null), rating: row.rating ?? null } };
 }

@@ -5,33 +5,22 @@
 // user exists (deleting history does not take a trophy back).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges } from '../changes/record.ts';
-import { query } from '../db/sql.ts';
 import { recordNotification } from '../notifications/record.ts';
 import type { TrophyDefinition } from './catalog.ts';
 import type { Metrics } from './metrics.ts';
 import { presentTrophy } from './present.ts';
+import { earnedTrophies, insertEarned } from './repository.ts';
 
 /** The user's earned trophies: id -> when. */
 export async function readEarned(em: EntityManager, userId: string): Promise<Map<string, Date>> {
-  const rows = await query<{ trophy_id: string; earned_at: Date | string }>(em, {
-    text: `select trophy_id, earned_at from user_trophy where user_id = $1`,
-    params: [userId],
-  });
+  const rows = await earnedTrophies(em, userId);
   return new Map(rows.map((r) => [r.trophy_id, new Date(r.earned_at)]));
 }
-
-// A user deleted since the change was read earns nothing (and does not fail the job's batch).
-const INSERT_EARNED = `
-insert into user_trophy (user_id, trophy_id)
-select $1::uuid, unnest($2::text[])
-where exists (select 1 from app_user where id = $1::uuid)
-on conflict (user_id, trophy_id) do nothing
-returning trophy_id, earned_at`;
 
 /** Awards the trophies (those already earned are left alone); returns the ones this call earned. */
 export async function awardTrophies(tx: EntityManager, userId: string, due: readonly TrophyDefinition[], metrics: Partial<Metrics>): Promise<Map<string, Date>> {
   if (due.length === 0) return new Map();
-  const rows = await query<{ trophy_id: string; earned_at: Date | string }>(tx, { text: INSERT_EARNED, params: [userId, due.map((d) => d.id)] });
+  const rows = await insertEarned(tx, userId, due.map((d) => d.id));
   const won = new Map(rows.map((r) => [r.trophy_id, new Date(r.earned_at)]));
   const records = [];
   for (const d of due) {

@@ -12,44 +12,24 @@
 // run at once, the one that finds the cursor moved drops its round (the other has awarded it).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeResource } from '../changes/resources.ts';
-import { query } from '../db/sql.ts';
+import { offline } from '../db/compile.ts';
 import { transaction } from '../db/transaction.ts';
 import type { TrophyDefinition } from './catalog.ts';
 import { awardTrophies } from './award.ts';
 import { evaluateTrophies } from './evaluate.ts';
 import { TROPHY_RESOURCES, type Metrics } from './metrics.ts';
+import { moveTrophyCursor, trophyCursor, trophyPage, trophyPageQuery } from './repository.ts';
 
 /** change_log rows read per page, and pages per round (one evaluation per user touched, one transaction). */
 export const TROPHY_PAGE = 1000;
 export const TROPHY_PAGES_PER_ROUND = 50;
 
-// Spelled out, not a parameter: the planner uses the partial index change_log_trophy_follow only when
-// the query's own text implies its predicate (the migration lists the same resources).
-const FOLLOWED = `resource in (${TROPHY_RESOURCES.map((r) => `'${r}'`).join(', ')})`;
+/** The page statement's text, parameters $1 xid, $2 id, $3 page size (a test reads its plan). */
+export const READ_PAGE = trophyPageQuery(offline, TROPHY_RESOURCES, { xid: '0', id: '0' }, 0).compile().sql;
 
-export const READ_PAGE = `
-with page as (
-  select user_id, resource, xid, id from change_log
-  where ${FOLLOWED} and (xid, id) > ($1::xid8, $2::bigint) and xid < pg_snapshot_xmin(pg_current_snapshot())
-  order by xid, id
-  limit $3
-), last as (
-  select p.xid::text as xid, p.id::text as id from page p order by p.xid desc, p.id desc limit 1
-)
-select (select xid from last) as xid, (select id from last) as id, (select count(*)::int from page) as n,
-  coalesce((select json_agg(json_build_object('userId', u.user_id, 'resources', u.resources))
-    from (select user_id, array_agg(distinct resource) as resources from page group by user_id) u), '[]'::json) as users`;
-
-type Position = { xid: string; id: string };
-type Page = { xid: string | null; id: string | null; n: number; users: { userId: string; resources: ChangeResource[] }[] };
 type Award = { userId: string; due: TrophyDefinition[]; metrics: Partial<Metrics> };
 
 export type FollowResult = { changes: number; users: number; awarded: number };
-
-async function readCursor(em: EntityManager, lock = false): Promise<Position> {
-  const [row] = await query<Position>(em, { text: `select xid::text as xid, change_id::text as id from trophy_cursor${lock ? ' for update' : ''}`, params: [] });
-  return row!;
-}
 
 /**
  * Follows change_log to its settled end, awarding every trophy due. Safe to run anywhere at any time
@@ -60,13 +40,13 @@ async function readCursor(em: EntityManager, lock = false): Promise<Position> {
 export async function followTrophyChanges(em: EntityManager, pageSize = TROPHY_PAGE, pagesPerRound = TROPHY_PAGES_PER_ROUND): Promise<FollowResult> {
   const result: FollowResult = { changes: 0, users: 0, awarded: 0 };
   for (;;) {
-    const from = await readCursor(em);
+    const from = await trophyCursor(em);
     let to = from;
     let changes = 0;
     let drained = false;
     const touched = new Map<string, Set<ChangeResource>>();
     for (let p = 0; p < pagesPerRound && !drained; p++) {
-      const [page] = (await query<Page>(em, { text: READ_PAGE, params: [to.xid, to.id, pageSize] })) as [Page];
+      const page = await trophyPage(em, TROPHY_RESOURCES, to, pageSize);
       drained = page.n < pageSize;
       if (page.n === 0) break;
       changes += page.n;
@@ -84,11 +64,11 @@ export async function followTrophyChanges(em: EntityManager, pageSize = TROPHY_P
       if (due.length) awards.push({ userId, due, metrics });
     }
     const awarded = await transaction(em, async (tx) => {
-      const now = await readCursor(tx, true);
+      const now = await trophyCursor(tx, true);
       if (now.xid !== from.xid || now.id !== from.id) return null;
       let n = 0;
       for (const a of awards) n += (await awardTrophies(tx, a.userId, a.due, a.metrics)).size;
-      await query(tx, { text: `update trophy_cursor set xid = $1::xid8, change_id = $2::bigint, updated_at = now()`, params: [to.xid, to.id] });
+      await moveTrophyCursor(tx, to);
       return n;
     });
     // Another instance moved the cursor meanwhile: it has awarded this range.

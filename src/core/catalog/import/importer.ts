@@ -1,5 +1,5 @@
 // Imports catalog sources into the title, season and episode tables. Items are normalised, collected into
-// batches and written with one multi-row upsert per table per batch (see sql.ts), each batch in its own
+// batches and written with one multi-row upsert per table per batch (see repository.ts), each batch in its own
 // short transaction so a long import never holds locks for long and readers see progress. Re-running an
 // import updates rows in place: titles are keyed by (type, movie_db_id), seasons by (title, number),
 // episodes by (title, season, number). A re-import never deletes: seasons or episodes a source no longer
@@ -8,7 +8,6 @@
 // Inside a batch's transaction only that transaction's EntityManager is used: on the embedded database a
 // query on any other connection while a transaction is open waits forever.
 import type { EntityManager } from '../../db/orm.ts';
-import { query } from '../../db/sql.ts';
 import {
   isPatch,
   normalizePatch,
@@ -19,7 +18,7 @@ import {
   type PatchRow,
   type SeasonRow,
 } from './normalize.ts';
-import { INSERT_OR_PATCH_TITLES, PATCH_TITLES, UPSERT_EPISODES, UPSERT_SEASONS, UPSERT_TITLES } from './sql.ts';
+import { insertOrPatchTitles, patchTitles, upsertEpisodes, upsertSeasons, upsertTitles, vacuumCatalog } from './repository.ts';
 import type { CatalogSource, ImportProgress, ImportResult } from './types.ts';
 
 export type ImportOptions = {
@@ -40,8 +39,6 @@ type Batch = {
   patches: Map<string, PatchRow>;
   childRows: number;
 };
-
-type ReturnedTitle = { id: string | number; type: string; movie_db_id: number; inserted: boolean };
 
 function emptyBatch(): Batch {
   return { titles: new Map(), insertOrPatch: new Map(), patches: new Map(), childRows: 0 };
@@ -67,9 +64,9 @@ async function writeBatch(em: EntityManager, batch: Batch, rowsPerStatement: num
   await em.transactional(async (tx) => {
     // Titles whose seasons and episodes this batch writes, by key -> title id.
     const withChildren: Array<{ title: NormalizedTitle; id: number }> = [];
-    const upsert = async (sql: string, items: Map<string, NormalizedTitle>, mode: 'update' | 'patch') => {
+    const upsert = async (write: typeof upsertTitles, items: Map<string, NormalizedTitle>, mode: 'update' | 'patch') => {
       if (items.size === 0) return;
-      const rows = await query<ReturnedTitle>(tx, { text: sql, params: [JSON.stringify([...items.values()].map((t) => t.row))] });
+      const rows = await write(tx, [...items.values()].map((t) => t.row));
       for (const r of rows) {
         const title = items.get(titleKey(r.type, r.movie_db_id));
         if (!title) continue;
@@ -81,8 +78,8 @@ async function writeBatch(em: EntityManager, batch: Batch, rowsPerStatement: num
         if (title.seasons) withChildren.push({ title, id: Number(r.id) });
       }
     };
-    await upsert(UPSERT_TITLES, batch.titles, 'update');
-    await upsert(INSERT_OR_PATCH_TITLES, batch.insertOrPatch, 'patch');
+    await upsert(upsertTitles, batch.titles, 'update');
+    await upsert(insertOrPatchTitles, batch.insertOrPatch, 'patch');
 
     const seasons: Array<SeasonRow & { title_id: number }> = [];
     const episodes: Array<EpisodeRow & { title_id: number }> = [];
@@ -91,16 +88,16 @@ async function writeBatch(em: EntityManager, batch: Batch, rowsPerStatement: num
       for (const e of title.episodes) episodes.push({ ...e, title_id: id });
     }
     for (const part of chunks(seasons, rowsPerStatement)) {
-      await query(tx, { text: UPSERT_SEASONS, params: [JSON.stringify(part)] });
+      await upsertSeasons(tx, part);
       counts.seasons += part.length;
     }
     for (const part of chunks(episodes, rowsPerStatement)) {
-      await query(tx, { text: UPSERT_EPISODES, params: [JSON.stringify(part)] });
+      await upsertEpisodes(tx, part);
       counts.episodes += part.length;
     }
 
     if (batch.patches.size > 0) {
-      const rows = await query(tx, { text: PATCH_TITLES, params: [JSON.stringify([...batch.patches.values()])] });
+      const rows = await patchTitles(tx, [...batch.patches.values()]);
       counts.patched += rows.length;
       // A patch for a title that does not exist (yet) is skipped, not an error.
       counts.skipped += batch.patches.size - rows.length;
@@ -187,6 +184,6 @@ export async function importCatalog(
   for (const source of sources) results.push(await importSource(em, source, onProgress, options));
   // Bulk inserts leave the GIN indexes' pending lists long (every search would scan them: 6-10 ms
   // instead of 0.3 ms) and the planner without statistics (it then scans the whole table).
-  await query(em, { text: 'vacuum analyze title, season, episode', params: [] });
+  await vacuumCatalog(em);
   return results;
 }

@@ -1,0 +1,75 @@
+// Users and account sessions as stored: the app_user and account_session statements of accounts/.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { expressionBuilder } from 'kysely';
+import { db, type Tables } from '../db/entities.ts';
+
+/** A user's columns as the service hands them out (the password hash never leaves this module). */
+const USER_COLUMNS = ['id', 'username', 'display_name', 'avatar_url', 'created_at'] as const;
+
+/** The user, or undefined when the username is taken (in any case: the unique index on lower(username) decides). */
+export function insertUser(em: EntityManager, user: { username: string; displayName: string; avatarUrl: string | null; passwordHash: string }) {
+  return db(em)
+    .insertInto('app_user')
+    .values({ username: user.username, display_name: user.displayName, avatar_url: user.avatarUrl, password_hash: user.passwordHash })
+    .onConflict((oc) => oc.expression(expressionBuilder<Tables, 'app_user'>().fn('lower', ['username'])).doNothing())
+    .returning(USER_COLUMNS)
+    .executeTakeFirst();
+}
+
+export function userById(em: EntityManager, id: string) {
+  return db(em).selectFrom('app_user').select(USER_COLUMNS).where('id', '=', id).executeTakeFirst();
+}
+
+/** Case-insensitive. */
+export function userByUsername(em: EntityManager, username: string) {
+  return db(em)
+    .selectFrom('app_user')
+    .select(USER_COLUMNS)
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+    .executeTakeFirst();
+}
+
+/** Case-insensitive; with the password hash, for the password check only. */
+export function credentialsByUsername(em: EntityManager, username: string) {
+  return db(em)
+    .selectFrom('app_user')
+    .select([...USER_COLUMNS, 'password_hash'])
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+    .executeTakeFirst();
+}
+
+export async function setPasswordHash(em: EntityManager, userId: string, passwordHash: string): Promise<void> {
+  await db(em).updateTable('app_user').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
+}
+
+/** `id`: the digest of the session token; it ends `seconds` from now (the database's clock). */
+export async function insertAccountSession(em: EntityManager, id: string, userId: string, seconds: number): Promise<void> {
+  await db(em)
+    .insertInto('account_session')
+    // make_interval(years, months, weeks, days, hours, mins, secs), typed Date for the builder's `+` (timestamptz + interval).
+    .values((eb) => ({ id, user_id: userId, expires_at: eb(eb.fn<Date>('now'), '+', eb.fn<Date>('make_interval', [eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.val(seconds)])) }))
+    .execute();
+}
+
+export async function liveAccountSessionUser(em: EntityManager, id: string): Promise<string | null> {
+  const row = await db(em)
+    .selectFrom('account_session')
+    .select('user_id')
+    .where('id', '=', id)
+    .where((eb) => eb('expires_at', '>', eb.fn<Date>('now')))
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}
+
+export async function deleteAccountSession(em: EntityManager, id: string): Promise<void> {
+  await db(em).deleteFrom('account_session').where('id', '=', id).execute();
+}
+
+/** How many expired sessions were deleted. */
+export async function deleteExpiredAccountSessions(em: EntityManager): Promise<number> {
+  const { numDeletedRows } = await db(em)
+    .deleteFrom('account_session')
+    .where((eb) => eb('expires_at', '<', eb.fn<Date>('now')))
+    .executeTakeFirstOrThrow();
+  return Number(numDeletedRows);
+}

@@ -1,0 +1,58 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from '../accounts/entities.ts';
+import type { Scope } from './scopes.ts';
+
+export const App = defineEntity({
+  name: 'App',
+  checks: [
+    {
+      name: 'app_secret_matches_type',
+      expression: 'confidential = (client_secret_hash IS NOT NULL)',
+    },
+  ],
+  properties: {
+
+    clientId: p.text().primary(),
+
+    name: p.text(),
+
+    redirectUris: p.array(),
+
+    allowedScopes: p.array().$type<Scope[]>(),
+
+    confidential: p.boolean(),
+
+    clientSecretHash: p.text().nullable(),
+    official: p.boolean().default(false),
+    active: p.boolean().default(true),
+
+    createdAt: p.datetime().defaultRaw(`now()`),
+
+    updatedAt: p.datetime().defaultRaw(`now()`),
+
+    secretRotatedAt: p.datetime().nullable(),
+  },
+});
+
+export type IApp = InferEntity<typeof App>;
+
+export const AppGrant = defineEntity({
+  name: 'AppGrant',
+  indexes: [{ name: 'app_grant_user', properties: ['user', 'client'] }],
+  properties: {
+
+    grantId: p.text().primary(),
+
+    grantKey: p.text(),
+    user: () => p.manyToOne(AppUser).updateRule('no action').deleteRule('cascade'),
+    client: () => p.manyToOne(App).name('client_id').updateRule('no action').deleteRule('cascade'),
+
+    scopes: p.array(),
+
+    firstUsedAt: p.datetime().defaultRaw(`now()`),
+
+    lastUsedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type IAppGrant = InferEntity<typeof AppGrant>;

@@ -1,0 +1,194 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+
+export type TTitleType = 'movie' | 'show';
+
+export type TTitleCategory = 'movie' | 'show' | 'anime';
+
+export const Title = defineEntity({
+  name: 'Title',
+  indexes: [
+    {
+      name: 'title_anime_db_id',
+      where: 'anime_db_id IS NOT NULL',
+      properties: ['animeDbId'],
+    },
+    {
+      name: 'title_film_db_id',
+      where: 'film_db_id IS NOT NULL',
+      properties: ['filmDbId'],
+    },
+    { name: 'title_genres', properties: ['genres'], type: 'gin' },
+    { name: 'title_name', properties: ['searchName', 'id'] },
+    {
+      name: 'title_popularity',
+      properties: ['popularity', 'id'],
+      columns: [{ name: 'popularity', sort: 'DESC' }, { name: 'id' }],
+    },
+    {
+      name: 'title_rating',
+      properties: ['communityRating', 'id'],
+      columns: [{ name: 'communityRating', sort: 'DESC' }, { name: 'id' }],
+    },
+    {
+      name: 'title_release_date',
+      properties: ['releaseDate', 'id'],
+      columns: [
+        { name: 'releaseDate', sort: 'DESC', nulls: 'LAST' },
+        { name: 'id' },
+      ],
+    },
+    { name: 'title_search_name_trgm', properties: ['searchName'], type: 'gin' },
+    { name: 'title_search_vector', properties: ['searchVector'], type: 'gin' },
+    {
+      name: 'title_tv_db_id',
+      where: 'tv_db_id IS NOT NULL',
+      properties: ['tvDbId'],
+    },
+  ],
+  uniques: [
+    { name: 'title_type_movie_db_id_unique', properties: ['type', 'movieDbId'] },
+  ],
+  checks: [
+    {
+      name: 'title_community_rating_check',
+      expression: 'community_rating >= (0 precision) AND community_rating <= (10 precision)',
+    },
+    { name: 'title_movie_db_id_check', expression: 'movie_db_id >= 1' },
+    { name: 'title_name_check', expression: 'name <> \'\'::text' },
+  ],
+  properties: {
+
+    id: p.bigint('string').primary().generated('identity'),
+
+    type: p.enum(['movie', 'show']),
+
+    movieDbId: p.integer(),
+
+    category: p.enum(['movie', 'show', 'anime']),
+    isAnime: p.boolean().default(false),
+
+    name: p.text(),
+    originalName: p.text().default(''),
+    tagline: p.text().default(''),
+
+    year: p.integer(),
+
+    releaseDate: p.date().nullable(),
+    overview: p.text().default(''),
+    posterPath: p.text().default(''),
+    backdropPath: p.text().default(''),
+    popularity: p.double().$type<number>().default(0),
+    communityRating: p.double().$type<number>().default(0),
+    voteCount: p.integer().default(0),
+    genres: p.array().defaultRaw(`'{}'::text[]`),
+    originalLanguage: p.text().default(''),
+    status: p.text().default(''),
+    ageRating: p.text().default(''),
+
+    runtimeMinutes: p.integer().nullable(),
+
+    episodeRunTimeMinutes: p.integer().nullable(),
+
+    seasonsCount: p.integer().nullable(),
+
+    episodesCount: p.integer().nullable(),
+    posterColor: p.text().default(''),
+    posterColorIsDark: p.boolean().default(true),
+
+    tvDbId: p.integer().nullable(),
+
+    filmDbId: p.text().nullable(),
+
+    animeDbId: p.integer().nullable(),
+    externalIds: p.json().defaultRaw(`'{}'::jsonb`),
+
+    source: p.text(),
+
+    searchName: p.text().generated('lower(name) stored').nullable(),
+
+    searchVector: p.string().columnType('tsvector').generated('to_tsvector(\'simple\'::regconfig, ((name || \' \'::text) || original_name)) stored').nullable(),
+
+    createdAt: p.datetime().defaultRaw(`now()`),
+
+    updatedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type ITitle = InferEntity<typeof Title>;
+
+export const Season = defineEntity({
+  name: 'Season',
+  uniques: [
+    { name: 'season_title_number_unique', properties: ['title', 'seasonNumber'] },
+  ],
+  checks: [
+    { name: 'season_season_number_check', expression: 'season_number >= 0' },
+  ],
+  properties: {
+
+    id: p.bigint('string').primary().generated('identity'),
+    title: () => p.manyToOne(Title).updateRule('no action').deleteRule('cascade'),
+
+    seasonNumber: p.integer(),
+
+    name: p.text(),
+    overview: p.text().default(''),
+
+    airDate: p.date().nullable(),
+    episodeCount: p.integer().default(0),
+    posterPath: p.text().default(''),
+  },
+});
+
+export type ISeason = InferEntity<typeof Season>;
+
+export const Episode = defineEntity({
+  name: 'Episode',
+  indexes: [{ name: 'episode_air_date', properties: ['airDate', 'title'] }],
+  uniques: [
+    {
+      name: 'episode_title_number_unique',
+      properties: ['title', 'seasonNumber', 'episodeNumber'],
+    },
+  ],
+  checks: [
+    { name: 'episode_episode_number_check', expression: 'episode_number >= 1' },
+    { name: 'episode_season_number_check', expression: 'season_number >= 0' },
+  ],
+  properties: {
+
+    id: p.bigint('string').primary().generated('identity'),
+    title: () => p.manyToOne(Title).updateRule('no action').deleteRule('cascade'),
+
+    seasonNumber: p.integer(),
+
+    episodeNumber: p.integer(),
+
+    absoluteNumber: p.integer().nullable(),
+
+    name: p.text(),
+    overview: p.text().default(''),
+
+    airDate: p.date().nullable(),
+
+    runtimeMinutes: p.integer().nullable(),
+    stillPath: p.text().default(''),
+  },
+});
+
+export type IEpisode = InferEntity<typeof Episode>;
+
+export const TitleTrending = defineEntity({
+  name: 'TitleTrending',
+  properties: {
+    title: () => p.oneToOne(Title).owner().primary().updateRule('no action'),
+
+    watchers: p.integer(),
+
+    watches: p.integer(),
+
+    computedAt: p.datetime(),
+  },
+});
+
+export type ITitleTrending = InferEntity<typeof TitleTrending>;

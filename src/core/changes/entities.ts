@@ -1,0 +1,39 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from '../accounts/entities.ts';
+
+export type TChangeLogOp = 'upsert' | 'delete';
+
+export const ChangeLog = defineEntity({
+  name: 'ChangeLog',
+  indexes: [
+    {
+      name: 'change_log_trophy_follow',
+      where: 'resource = ANY (ARRAY[\'history\'::text, \'ratings\'::text, \'lists\'::text, \'list_items\'::text])',
+      properties: ['xid', 'id'],
+    },
+    {
+      name: 'change_log_user_item',
+      properties: ['user', 'resource', 'resourceId', 'id'],
+    },
+    { name: 'change_log_user_position', properties: ['user', 'xid', 'id'] },
+  ],
+  properties: {
+
+    id: p.bigint('string').primary().generated('identity'),
+
+    xid: p.unknown().columnType('xid8').defaultRaw(`pg_current_xact_id()`),
+    user: () => p.manyToOne(AppUser).updateRule('no action').deleteRule('cascade'),
+
+    resource: p.text(),
+
+    resourceId: p.text(),
+
+    op: p.enum(['upsert', 'delete']),
+
+    data: p.json<Record<string, unknown>>().nullable(),
+
+    changedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type IChangeLog = InferEntity<typeof ChangeLog>;

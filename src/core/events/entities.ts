@@ -1,0 +1,43 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from '../accounts/entities.ts';
+
+export const StreamEvent = defineEntity({
+  name: 'StreamEvent',
+  indexes: [{ name: 'stream_event_user', properties: ['user', 'id'] }],
+  properties: {
+
+    id: p.bigint('string').primary().autoincrement().generated('identity'),
+    user: () => p.manyToOne(AppUser).updateRule('no action').deleteRule('cascade'),
+
+    name: p.text(),
+
+    data: p.json<Record<string, unknown>>(),
+
+    createdAt: p.datetime().defaultRaw(`now()`).index('stream_event_created'),
+  },
+});
+
+export type IStreamEvent = InferEntity<typeof StreamEvent>;
+
+export const StreamTicket = defineEntity({
+  name: 'StreamTicket',
+  properties: {
+
+    ticketHash: p.text().primary(),
+    user: () => p.manyToOne(AppUser).updateRule('no action').deleteRule('cascade'),
+
+    clientId: p.text(),
+
+    scopes: p.text(),
+
+    official: p.boolean(),
+
+    tokenDigest: p.text(),
+
+    expiresAt: p.datetime().index('stream_ticket_expires'),
+
+    usedAt: p.datetime().nullable(),
+  },
+});
+
+export type IStreamTicket = InferEntity<typeof StreamTicket>;

@@ -1,0 +1,80 @@
+// The statements of the server-sent events: stream tickets and the replay log (stream_event).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { expressionBuilder } from 'kysely';
+import { db, type Tables } from '../db/entities.ts';
+
+/** now() plus or minus `secs` seconds: make_interval's positional arguments are (years, months, weeks, days, hours, mins, secs). */
+function nowShifted(op: '+' | '-', secs: number) {
+  const eb = expressionBuilder<Tables, never>();
+  return eb(eb.fn<Date>('now'), op, eb.fn<Date>('make_interval', [eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.val(secs)]));
+}
+
+// ---- tickets
+
+export type TicketWrite = { ticketHash: string; userId: string; clientId: string; scopes: string; official: boolean; tokenDigest: string; ttlSeconds: number };
+
+export async function insertTicket(em: EntityManager, t: TicketWrite): Promise<void> {
+  await db(em)
+    .insertInto('stream_ticket')
+    .values({
+      ticket_hash: t.ticketHash, user_id: t.userId, client_id: t.clientId, scopes: t.scopes, official: t.official, token_digest: t.tokenDigest,
+      expires_at: nowShifted('+', t.ttlSeconds),
+    })
+    .execute();
+}
+
+/** Marks the ticket used if it is unused and unexpired (compare-and-set); returns it then. */
+export function useTicket(em: EntityManager, ticketHash: string) {
+  return db(em)
+    .updateTable('stream_ticket')
+    .set((eb) => ({ used_at: eb.fn<Date>('now') }))
+    .where('ticket_hash', '=', ticketHash)
+    .where('used_at', 'is', null)
+    .where((eb) => eb('expires_at', '>', eb.fn<Date>('now')))
+    .returning(['user_id', 'client_id', 'scopes', 'official', 'token_digest'])
+    .executeTakeFirst();
+}
+
+/** Deletes tickets past their lifetime; returns how many. */
+export async function deleteExpiredTickets(em: EntityManager): Promise<number> {
+  const row = await db(em)
+    .with('d', (qc) => qc.deleteFrom('stream_ticket').where((eb) => eb('expires_at', '<', eb.fn<Date>('now'))).returning('ticket_hash'))
+    .selectFrom('d')
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+    .executeTakeFirst();
+  return row?.n ?? 0;
+}
+
+// ---- replay log
+
+/** Appends the user's events in the order given (ids ascending); returns them. */
+export function insertStreamEvents(tx: EntityManager, userId: string, events: { name: string; data: Record<string, unknown> }[]) {
+  return db(tx)
+    .insertInto('stream_event')
+    .values(events.map((e) => ({ user_id: userId, name: e.name, data: e.data })))
+    .returning(['id', 'user_id', 'name', 'data'])
+    .execute();
+}
+
+/** The user's events after `afterId` younger than `windowSeconds`, oldest first, at most `max`. */
+export function selectStreamEventsAfter(em: EntityManager, userId: string, afterId: string, windowSeconds: number, max: number) {
+  return db(em)
+    .selectFrom('stream_event')
+    .select(['id', 'user_id', 'name', 'data'])
+    .where('user_id', '=', userId)
+    .where('id', '>', afterId)
+    .where('created_at', '>', nowShifted('-', windowSeconds))
+    .orderBy('id')
+    .limit(max)
+    .execute();
+}
+
+/** Deletes events older than `windowSeconds`; returns how many. */
+export async function deleteOldStreamEvents(em: EntityManager, windowSeconds: number): Promise<number> {
+  const row = await db(em)
+    .with('d', (qc) => qc.deleteFrom('stream_event').where('created_at', '<', nowShifted('-', windowSeconds)).returning('id'))
+    .selectFrom('d')
+    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
+    .executeTakeFirst();
+  return row?.n ?? 0;
+}

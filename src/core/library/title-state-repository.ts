@@ -1,0 +1,204 @@
+// The writes of ratings, favourites and statuses (ratings-write.ts, title-state-write.ts), their lock,
+// and what the ratings API looks up before writing.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { sql } from 'kysely';
+import { db, type Tables } from '../db/entities.ts';
+
+type Scope = Tables['user_rating']['scope'];
+type ShowStatus = NonNullable<Tables['user_title_state']['show_status']>;
+export type RatingKey = { titleId: string; scope: Scope; season: number | null; episode: number | null };
+
+/** Serialises the writes of one user's ratings, favourites and statuses for the rest of the transaction. */
+export async function lockTitleStates(tx: EntityManager, userId: string): Promise<void> {
+  await db(tx)
+    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`title_state:${userId}`), eb.lit(0)])]).as('locked'))
+    .execute();
+}
+
+// ---- ratings
+
+/**
+ * Sets the rating of the target; `changed` is false when the same rating was already there (nothing is
+ * written), `inserted` when the rating is new. With the rated title's type and movie database id.
+ */
+export function upsertRating(tx: EntityManager, userId: string, target: RatingKey, rating: number, ratedAt: Date | undefined) {
+  return db(tx)
+    .with('prev', (k) =>
+      k
+        .selectFrom('user_rating')
+        .select(['id', 'rating'])
+        .where('user_id', '=', userId)
+        .where('title_id', '=', target.titleId)
+        .where('scope', '=', target.scope)
+        .where('season_number', 'is not distinct from', target.season)
+        .where('episode_number', 'is not distinct from', target.episode),
+    )
+    .with('up', (k) =>
+      k
+        .insertInto('user_rating')
+        .columns(['user_id', 'title_id', 'scope', 'season_number', 'episode_number', 'rating', 'rated_at', 'updated_at'])
+        .expression(
+          k
+            .selectNoFrom((eb) => [
+              eb.val(userId).as('user_id'),
+              eb.val(target.titleId).as('title_id'),
+              eb.val(target.scope).as('scope'),
+              eb.val(target.season).as('season_number'),
+              eb.val(target.episode).as('episode_number'),
+              eb.val(rating).as('rating'),
+              (ratedAt ? eb.val(ratedAt) : eb.fn<Date>('now')).as('rated_at'),
+              eb.fn<Date>('now').as('updated_at'),
+            ])
+            .where((eb) => eb.not(eb.exists(eb.selectFrom('prev').select('prev.id').where('prev.rating', '=', rating)))),
+        )
+        .onConflict((oc) =>
+          oc.constraint('user_rating_target').doUpdateSet((eb) => ({
+            rating: eb.ref('excluded.rating'),
+            rated_at: eb.ref('excluded.rated_at'),
+            updated_at: eb.fn<Date>('now'),
+          })),
+        )
+        // raw: the system column xmax (0: the row was inserted, not updated on conflict) is no entity column.
+        .returning((eb) => ['id', sql<boolean>`xmax = 0`.as('inserted'), eb.lit(true).$castTo<boolean>().as('changed')]),
+    )
+    .selectFrom((eb) =>
+      eb
+        .selectFrom('up')
+        .select(['up.id', 'up.inserted', 'up.changed'])
+        .unionAll(
+          eb
+            .selectFrom('user_rating as r')
+            .select((eb) => ['r.id', eb.lit(false).$castTo<boolean>().as('inserted'), eb.lit(false).$castTo<boolean>().as('changed')])
+            .where('r.id', '=', eb.selectFrom('prev').select('prev.id'))
+            .where((eb) => eb.not(eb.exists(eb.selectFrom('up').select('up.id')))),
+        )
+        .as('u'),
+    )
+    .innerJoin('title as t', (join) => join.on('t.id', '=', target.titleId))
+    .select(['u.id', 'u.inserted', 'u.changed', 't.movie_db_id', 't.type'])
+    .executeTakeFirst();
+}
+
+/** Removes the target's rating; the removed rating's id, with its title's type and movie database id. */
+export function deleteRating(tx: EntityManager, userId: string, target: RatingKey) {
+  return db(tx)
+    .with('del', (k) =>
+      k
+        .deleteFrom('user_rating')
+        .where('user_id', '=', userId)
+        .where('title_id', '=', target.titleId)
+        .where('scope', '=', target.scope)
+        .where('season_number', 'is not distinct from', target.season)
+        .where('episode_number', 'is not distinct from', target.episode)
+        .returning(['id', 'title_id']),
+    )
+    .selectFrom('del')
+    .innerJoin('title as t', 't.id', 'del.title_id')
+    .select(['del.id', 't.type', 't.movie_db_id'])
+    .executeTakeFirst();
+}
+
+/** One of the user's ratings by its id. */
+export function ratingById(tx: EntityManager, userId: string, id: number) {
+  return db(tx)
+    .selectFrom('user_rating')
+    .select(['title_id', 'scope', 'season_number', 'episode_number'])
+    .where('id', '=', String(id))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+}
+
+/** Whether the show has the season (a season row, or an episode in it). */
+export async function seasonExists(em: EntityManager, titleId: string, season: number): Promise<boolean> {
+  const k = db(em);
+  const found = await k
+    .selectFrom('season')
+    .select((eb) => eb.lit(1).as('found'))
+    .where('title_id', '=', titleId)
+    .where('season_number', '=', season)
+    .unionAll(k.selectFrom('episode').select((eb) => eb.lit(1).as('found')).where('title_id', '=', titleId).where('season_number', '=', season))
+    .limit(1)
+    .executeTakeFirst();
+  return found !== undefined;
+}
+
+// ---- favourites and statuses
+
+/** Marks a favourite; whether it changed (false when it was one already). */
+export async function markFavourite(tx: EntityManager, userId: string, titleId: string): Promise<boolean> {
+  const row = await db(tx)
+    .insertInto('user_title_state')
+    .values((eb) => ({ user_id: userId, title_id: titleId, is_favourite: true, favourited_at: eb.fn<Date>('now') }))
+    .onConflict((oc) =>
+      oc
+        .columns(['user_id', 'title_id'])
+        .doUpdateSet((eb) => ({ is_favourite: true, favourited_at: eb.fn<Date>('now'), updated_at: eb.fn<Date>('now') }))
+        .where((eb) => eb.not(eb.ref('user_title_state.is_favourite'))),
+    )
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Unmarks a favourite; whether it was one. */
+export async function unmarkFavourite(tx: EntityManager, userId: string, titleId: string): Promise<boolean> {
+  const row = await db(tx)
+    .updateTable('user_title_state')
+    .set((eb) => ({ is_favourite: false, favourited_at: null, updated_at: eb.fn<Date>('now') }))
+    .where('user_id', '=', userId)
+    .where('title_id', '=', titleId)
+    .where((eb) => eb.ref('is_favourite'))
+    .returning('id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** Removes the title's state row when it holds neither a favourite nor a status. */
+export async function dropEmptyState(tx: EntityManager, userId: string, titleId: string): Promise<void> {
+  await db(tx)
+    .deleteFrom('user_title_state')
+    .where('user_id', '=', userId)
+    .where('title_id', '=', titleId)
+    .where((eb) => eb.not(eb.ref('is_favourite')))
+    .where('show_status', 'is', null)
+    .execute();
+}
+
+/** The title's status, its row locked for the rest of the transaction (`for update`); undefined when none. */
+export function lockTitleStatus(tx: EntityManager, userId: string, titleId: string) {
+  return db(tx)
+    .selectFrom('user_title_state')
+    .select(['show_status', 'show_status_set_by', 'show_status_at'])
+    .where('user_id', '=', userId)
+    .where('title_id', '=', titleId)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
+export async function clearShowStatus(tx: EntityManager, userId: string, titleId: string): Promise<void> {
+  await db(tx)
+    .updateTable('user_title_state')
+    .set((eb) => ({ show_status: null, show_status_set_by: null, show_status_at: null, updated_at: eb.fn<Date>('now') }))
+    .where('user_id', '=', userId)
+    .where('title_id', '=', titleId)
+    .execute();
+}
+
+export async function setShowStatusSetBy(tx: EntityManager, userId: string, titleId: string, setBy: 'user' | 'auto'): Promise<void> {
+  await db(tx).updateTable('user_title_state').set({ show_status_set_by: setBy }).where('user_id', '=', userId).where('title_id', '=', titleId).execute();
+}
+
+export async function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto'): Promise<void> {
+  await db(tx)
+    .insertInto('user_title_state')
+    .values((eb) => ({ user_id: userId, title_id: titleId, show_status: status, show_status_set_by: setBy, show_status_at: eb.fn<Date>('now') }))
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'title_id']).doUpdateSet((eb) => ({
+        show_status: eb.ref('excluded.show_status'),
+        show_status_set_by: eb.ref('excluded.show_status_set_by'),
+        show_status_at: eb.fn<Date>('now'),
+        updated_at: eb.fn<Date>('now'),
+      })),
+    )
+    .execute();
+}

@@ -1,0 +1,13 @@
+// The statement of the list-event notifications (list-events.ts).
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { db } from '../db/entities.ts';
+
+/** The list's name and the user's names, for the notification's text. */
+export function selectListAndUser(tx: EntityManager, listId: string, userId: string) {
+  return db(tx)
+    .selectFrom(['list as l', 'app_user as u'])
+    .select(['l.name as list_name', 'u.username', 'u.display_name'])
+    .where('l.id', '=', listId)
+    .where('u.id', '=', userId)
+    .executeTakeFirstOrThrow();
+}

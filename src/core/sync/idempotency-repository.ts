@@ -1,0 +1,79 @@
+// The statements of idempotency keys (idempotency.ts). Each is built on a given query builder: the
+// service runs them on db(tx); bench/sync.ts runs the same texts (compiled `offline`) on bare pg.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Kysely } from 'kysely';
+import { offline } from '../db/compile.ts';
+import { db, type Tables } from '../db/entities.ts';
+import type { BulkResult } from './results.ts';
+
+export type StoredResult = Omit<BulkResult, 'idempotency_replayed'>;
+
+type Key = { userId: string; clientId: string; operation: string; key: string };
+
+/** Tries the transaction-scoped advisory lock named `name`, without waiting. */
+export function claimLockQuery(k: Kysely<Tables>, name: string) {
+  return k.selectNoFrom((eb) => eb.fn<boolean>('pg_try_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(name), eb.lit(0)])]).as('locked'));
+}
+
+/** The key's record written after `since`. */
+export function readRecordQuery(k: Kysely<Tables>, key: Key, since: Date) {
+  return k
+    .selectFrom('sync_idempotency')
+    .select(['body_hash', 'result'])
+    .where('user_id', '=', key.userId)
+    .where('client_id', '=', key.clientId)
+    .where('operation', '=', key.operation)
+    .where('idempotency_key', '=', key.key)
+    .where('created_at', '>', since);
+}
+
+/** Records the key's result (replacing an expired record of the same key). */
+export function recordResultQuery(k: Kysely<Tables>, key: Key, hash: string, result: StoredResult, at: Date) {
+  return k
+    .insertInto('sync_idempotency')
+    .values({
+      user_id: key.userId,
+      client_id: key.clientId,
+      operation: key.operation,
+      idempotency_key: key.key,
+      body_hash: hash,
+      result,
+      created_at: at,
+    })
+    .onConflict((oc) =>
+      oc.columns(['user_id', 'client_id', 'operation', 'idempotency_key']).doUpdateSet((eb) => ({
+        body_hash: eb.ref('excluded.body_hash'),
+        result: eb.ref('excluded.result'),
+        created_at: eb.ref('excluded.created_at'),
+      })),
+    );
+}
+
+export async function tryKeyLock(tx: EntityManager, name: string): Promise<boolean> {
+  const row = await claimLockQuery(db(tx), name).executeTakeFirst();
+  return row?.locked === true;
+}
+
+export function readRecord(tx: EntityManager, key: Key, since: Date) {
+  return readRecordQuery(db(tx), key, since).executeTakeFirst();
+}
+
+export async function writeRecord(tx: EntityManager, key: Key, hash: string, result: StoredResult, at: Date): Promise<void> {
+  await recordResultQuery(db(tx), key, hash, result, at).execute();
+}
+
+/** Deletes the records written at or before `cutoff`; the number deleted. */
+export async function deleteRecordsBefore(em: EntityManager, cutoff: Date): Promise<number> {
+  const r = await db(em).deleteFrom('sync_idempotency').where('created_at', '<=', cutoff).executeTakeFirst();
+  return Number(r.numDeletedRows);
+}
+
+// The texts, for bench/sync.ts: its bare-`pg` baseline runs exactly these, with the parameters in the
+// same order (the lock name; user, client, operation, key and the oldest record's time; user, client,
+// operation, key, body hash, result JSON and time). The service's texts differ only where the ORM's
+// plugin names a json column's output (`"result" as "result"`).
+const SAMPLE = { userId: '', clientId: '', operation: '', key: '' };
+const EMPTY = { results: [], inserted: 0, updated: 0, removed: 0, skipped: 0, invalid: 0, deferred: 0 };
+export const CLAIM_LOCK = claimLockQuery(offline, '').compile().sql;
+export const READ_RECORD = readRecordQuery(offline, SAMPLE, new Date(0)).compile().sql;
+export const RECORD_RESULT = recordResultQuery(offline, SAMPLE, '', EMPTY, new Date(0)).compile().sql;

@@ -1,0 +1,32 @@
+import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from '../accounts/entities.ts';
+
+export const UserTrophy = defineEntity({
+  name: 'UserTrophy',
+  primaryKeys: ['user', 'trophyId'],
+  properties: {
+    user: () => p.manyToOne(AppUser).primary().updateRule('no action').deleteRule('cascade'),
+
+    trophyId: p.text().primary(),
+
+    earnedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type IUserTrophy = InferEntity<typeof UserTrophy>;
+
+export const TrophyCursor = defineEntity({
+  name: 'TrophyCursor',
+  checks: [{ name: 'trophy_cursor_singleton_check', expression: 'singleton' }],
+  properties: {
+    singleton: p.boolean().primary().default(true),
+
+    xid: p.unknown().columnType('xid8'),
+
+    changeId: p.bigint('string'),
+
+    updatedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type ITrophyCursor = InferEntity<typeof TrophyCursor>;
