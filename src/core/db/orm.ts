@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import { watchPool } from '../metrics/registry.ts';
-import { NamedStatementClient } from './prepared.ts';
+import { NamedStatementClient, UnnamedStatementClient } from './prepared.ts';
 import { entities } from './entities.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
@@ -51,16 +51,19 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         ignoreRoutines: true,
       },
       extensions: [Migrator],
-      // Migrations are written by hand; no schema snapshot files are written next to them.
+      // New migrations are generated from the entities against a migrated database; no snapshot files.
       migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
       // The embedded socket runs one session for every connection and interleaves the extended-protocol
       // messages of concurrent connections (parse on one, bind on another: "unnamed prepared statement
       // does not exist", or another connection's rows; electric-sql/pglite#1046). PGlite executes one
       // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
       pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
-      ...(!embedded && (opts.preparedStatements ?? true) ? { driverOptions: { Client: NamedStatementClient } } : {}),
-      // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
-      ...(embedded && !embedded.owner ? { driverOptions: { application_name: OWN_CLIENT } } : {}),
+      // The pool's client class (pg.Pool's `Client` option): hot reads parsed natively, named in services mode.
+      driverOptions: {
+        Client: !embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : UnnamedStatementClient,
+        // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
+        ...(embedded && !embedded.owner ? { application_name: OWN_CLIENT } : {}),
+      },
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,
       allowGlobalContext: false,

@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Compilable } from 'kysely';
 import { db } from './entities.ts';
-import { isStalePlan, renewStatement, statementName } from './prepared.ts';
+import { isStalePlan, parsesHotReads, renewStatement, statementName } from './prepared.ts';
 
 /**
  * A statement and its parameters. `prepare`: run it as a named statement in services mode (prepared.ts);
@@ -44,20 +44,24 @@ async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
 }
 
 /**
- * Runs a typed query (built with `db(em)`) as a named statement in services mode (prepared.ts): for the
- * hottest reads only, whose text is one of a few fixed shapes. Rows come back as `execute()` gives them.
+ * Runs a typed query (built with `db(em)`) as a hot read: a named statement in services mode
+ * (prepared.ts), its values parsed by the pool's client (timestamps to Date) instead of converted after
+ * the fact by `db(em)`, which cost more than the statement. For the hottest reads only, whose text is one
+ * of a few fixed shapes. Rows come back as `execute()` gives them.
  */
 export async function prepared<O>(em: EntityManager, q: Compilable<O>): Promise<O[]> {
   const compiled = q.compile();
-  statementName(compiled.sql);
+  const hot = statementName(compiled.sql) !== undefined && parsesHotReads((await em.getConnection().getNativeClient()) as unknown as { Client?: unknown });
+  // Past the cap of named texts (prepared.ts), or on a pool without our client: `db(em)` converts.
+  const run = async () => (await (hot ? em.getKysely() : db(em)).executeQuery(compiled)).rows as O[];
   try {
-    return (await db(em).executeQuery(compiled)).rows;
+    return await run();
   } catch (err) {
     if (!isStalePlan(err)) throw err;
     renewStatement(compiled.sql);
     // Inside a transaction the failed statement has aborted it: the caller's transaction fails once.
     if (em.isInTransaction()) throw err;
     statementName(compiled.sql);
-    return (await db(em).executeQuery(compiled)).rows;
+    return run();
   }
 }
