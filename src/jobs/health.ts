@@ -40,14 +40,14 @@ export async function jobHealth(em: EntityManager, jobs: Job[], stuck: Map<strin
   const times = new Map((await jobRunTimes(em, active.map((j) => j.name))).map((r) => [r.job, r]));
   return active.map((job) => {
     const t = times.get(job.name);
-    const now = t ? new Date(t.now).getTime() : Date.now();
+    const now = t ? t.now.getTime() : Date.now();
     const reference = t?.last_ok ?? t?.first_run ?? since;
-    const age = reference === null ? null : Math.max(0, (now - new Date(reference).getTime()) / 1000);
+    const age = reference === null ? null : Math.max(0, (now - reference.getTime()) / 1000);
     const intervalSeconds = job.intervalMs / 1000;
     return {
       job: job.name,
       intervalSeconds,
-      lastSuccessAt: t?.last_ok ? new Date(t.last_ok) : null,
+      lastSuccessAt: t?.last_ok ?? null,
       lastSuccessAgeSeconds: age,
       stuck: stuck ? (stuck.get(job.name) ?? 0) : null,
       stalled: age !== null && age > STALLED_AFTER_INTERVALS * intervalSeconds,

@@ -2,24 +2,22 @@
 // references travel as one JSON parameter, expanded on the server by json_to_recordset: one statement
 // and the same text whatever the batch size.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { recordset } from '../db/recordset.ts';
 
 type TitleType = 'movie' | 'show';
 type ByIdRef = { idx: number; type: TitleType; movie_db_id: number };
 type AnyRef = { idx: number; type: TitleType; movie_db_id: number | null; tv_db_id: number | null; film_db_id: string | null; anime_db_id: number | null; title: string | null; year: number | null };
 type EpisodeRef = { idx: number; title_id: string; season: number | null; episode: number | null; absolute: number | null };
 
-// raw: json_to_recordset needs a column definition list, which the builder cannot write
-const byIdRefs = (json: string) => sql<ByIdRef>`json_to_recordset(${json}::json)`.as<'r'>(sql`r(idx integer, type text, movie_db_id integer)`);
-// raw: as above
-const anyRefs = (json: string) =>
-  sql<AnyRef>`json_to_recordset(${json}::json)`.as<'r'>(
-    sql`r(idx integer, type text, movie_db_id integer, tv_db_id integer, film_db_id text, anime_db_id integer, title text, year integer)`,
-  );
-// raw: as above
-const episodeRefs = (json: string) =>
-  sql<EpisodeRef>`json_to_recordset(${json}::json)`.as<'r'>(sql`r(idx integer, title_id bigint, season integer, episode integer, absolute integer)`);
+const byIdRefs = (json: string) => recordset<ByIdRef, 'r'>(json, 'r', 'idx integer, type text, movie_db_id integer');
+const anyRefs = (refs: AnyRef[]) =>
+  recordset<AnyRef, 'r'>(refs, 'r', 'idx integer, type text, movie_db_id integer, tv_db_id integer, film_db_id text, anime_db_id integer, title text, year integer');
+const episodeRefs = (refs: EpisodeRef[]) => recordset<EpisodeRef, 'r'>(refs, 'r', 'idx integer, title_id bigint, season integer, episode integer, absolute integer');
+
+/** What each resolved ref answers (with its runtime: the movie's, else the show's episode runtime). */
+const RESOLVED = ['r.idx', 't.id', 't.type', 't.movie_db_id', 't.is_anime', 't.name', 't.year', 't.poster_path', 't.tv_db_id', 't.film_db_id'] as const;
 
 /**
  * The common case first: most clients send (type, movie_db_id), and a plain join resolves a batch of
@@ -29,19 +27,8 @@ export function resolveByMovieDbIdQuery(k: Kysely<Tables>, json: string) {
   return k
     .selectFrom(byIdRefs(json))
     .innerJoin('title as t', (j) => j.onRef('t.type', '=', 'r.type').onRef('t.movie_db_id', '=', 'r.movie_db_id'))
-    .select((eb) => [
-      'r.idx',
-      't.id',
-      't.type',
-      't.movie_db_id',
-      't.is_anime',
-      't.name',
-      't.year',
-      eb.fn.coalesce('t.runtime_minutes', 't.episode_run_time_minutes').as('runtime_minutes'),
-      't.poster_path',
-      't.tv_db_id',
-      't.film_db_id',
-    ]);
+    .select(RESOLVED)
+    .select((eb) => eb.fn.coalesce('t.runtime_minutes', 't.episode_run_time_minutes').as('runtime_minutes'));
 }
 
 export const resolveByMovieDbId = (em: EntityManager, refs: ByIdRef[]) => resolveByMovieDbIdQuery(db(em), JSON.stringify(refs)).execute();
@@ -52,7 +39,7 @@ export const resolveByMovieDbId = (em: EntityManager, refs: ByIdRef[]) => resolv
  */
 export function resolveAny(em: EntityManager, refs: AnyRef[]) {
   return db(em)
-    .selectFrom(anyRefs(JSON.stringify(refs)))
+    .selectFrom(anyRefs(refs))
     .innerJoinLateral(
       (eb) => {
         const branch = (rank: number) =>
@@ -97,19 +84,8 @@ export function resolveAny(em: EntityManager, refs: AnyRef[]) {
       },
       (j) => j.onTrue(),
     )
-    .select((eb) => [
-      'r.idx',
-      't.id',
-      't.type',
-      't.movie_db_id',
-      't.is_anime',
-      't.name',
-      't.year',
-      eb.fn.coalesce('t.runtime_minutes', 't.episode_run_time_minutes').as('runtime_minutes'),
-      't.poster_path',
-      't.tv_db_id',
-      't.film_db_id',
-    ])
+    .select(RESOLVED)
+    .select((eb) => eb.fn.coalesce('t.runtime_minutes', 't.episode_run_time_minutes').as('runtime_minutes'))
     .orderBy('r.idx')
     .execute();
 }
@@ -121,7 +97,7 @@ export function resolveAny(em: EntityManager, refs: AnyRef[]) {
  */
 export function resolveEpisodeRefs(em: EntityManager, refs: EpisodeRef[]) {
   return db(em)
-    .selectFrom(episodeRefs(JSON.stringify(refs)))
+    .selectFrom(episodeRefs(refs))
     .innerJoinLateral(
       (eb) => {
         const columns = ['id', 'title_id', 'season_number', 'episode_number', 'absolute_number', 'name', 'air_date', 'runtime_minutes'] as const;

@@ -32,7 +32,7 @@ export type ResolvedTitle = {
 
 /**
  * The by-id statement's text, for the sync benchmark's bare-`pg` baseline (its one parameter: the refs as
- * JSON). It selects no JSON column, so the plain compiler writes the service's text (compiled.ts).
+ * JSON). Compiled offline to the service's very text (db/compile.ts).
  */
 export const RESOLVE_BY_MOVIE_DB_ID = resolveByMovieDbIdQuery(offline, '[]').compile().sql;
 

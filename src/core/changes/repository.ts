@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, sql } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 
 /** One change record as it travels to the insert (a JSON array element). */
 export type ChangeRecord = { resource: string; resource_id: string; op: 'upsert' | 'delete'; data: Record<string, unknown> | null };
@@ -17,7 +18,7 @@ export async function insertChanges(tx: EntityManager, userId: string, records: 
     .columns(['user_id', 'resource', 'resource_id', 'op', 'data'])
     .expression((eb) =>
       eb
-        .selectFrom(eb.fn<{ value: ChangeRecord }>('jsonb_array_elements', [eb.cast(eb.val(JSON.stringify(records)), 'jsonb')]).as('r'))
+        .selectFrom(eb.fn<{ value: ChangeRecord }>('jsonb_array_elements', [jsonb(records)]).as('r'))
         .select((eb) => [
           eb.cast(eb.val(userId), 'uuid').as('user_id'),
           eb.ref('r.value', '->>').key('resource').as('resource'),

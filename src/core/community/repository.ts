@@ -1,9 +1,10 @@
 // The community module's statements: the overview's figures, the public profile's reads, list like
 // counts and the daily statistics roll-up.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
 import { itemColumns } from '../catalog/repository.ts';
 import { db } from '../db/entities.ts';
+import { recordset } from '../db/recordset.ts';
+import { minutesWatched } from '../library/history-repository.ts';
 
 // ---- overview
 
@@ -102,15 +103,7 @@ export function profileStats(em: EntityManager, userId: string) {
       eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere('t.type', '=', 'show'), 'integer').as('shows'),
       eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
       eb.cast<number>(eb.fn.count('w.id'), 'integer').as('watches'),
-      eb
-        .cast<string>(
-          eb.fn.coalesce(
-            eb.fn.sum(eb.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', eb.lit(0))),
-            eb.lit(0),
-          ),
-          'bigint',
-        )
-        .as('minutes'),
+      minutesWatched.as('minutes'),
       eb.selectFrom('user_rating').select((s) => s.cast<number>(s.fn.countAll(), 'integer').as('n')).where('user_id', '=', userId).as('ratings'),
       eb
         .selectFrom('user_title_state')
@@ -162,9 +155,7 @@ export async function profileListIds(em: EntityManager, userId: string, limit: n
 /** A UTC day to roll up: [starts, ends), ends at most now. */
 export type DueDay = { day: string; starts: Date; ends: Date };
 
-// raw: json_to_recordset needs a column definition list, which the builder cannot write
-const dueDays = (days: readonly DueDay[]) =>
-  sql<DueDay>`json_to_recordset(${JSON.stringify(days)}::json)`.as<'due'>(sql`due(day date, starts timestamptz, ends timestamptz)`);
+const dueDays = (days: readonly DueDay[]) => recordset<DueDay, 'due'>(days, 'due', 'day date, starts timestamptz, ends timestamptz');
 
 /**
  * Rolls up these days (each its users with a watch, watches, users who joined and ratings given), those of

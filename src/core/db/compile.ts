@@ -1,16 +1,13 @@
 // Query builders that only compile, never connect: for subqueries one module embeds in another's
 // statement, for statements built once when a module loads, and for the benchmarks, which run the
 // services' statements through a bare `pg` client as their baseline and take the text from here.
-import { MikroORM } from '@mikro-orm/postgresql';
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
-import { db, entities, type Tables } from './entities.ts';
-import { PostgresNamingStrategy } from './naming.ts';
+import type { Tables } from './entities.ts';
 import type { Sql } from './sql.ts';
 
 /**
- * PostgreSQL's compiler alone. `db(em)` adds MikroORM's plugin, which writes a JSON column selected as
- * it is as `col as col`: for a statement without one (the same text either way) this one is enough, and
- * cheap enough to use when a module loads.
+ * PostgreSQL's compiler alone: `db(em)` is MikroORM's Kysely instance without plugins, so a statement
+ * compiles here to the very text the services run.
  */
 export const offline = new Kysely<Tables>({
   dialect: {
@@ -20,17 +17,6 @@ export const offline = new Kysely<Tables>({
     createQueryCompiler: () => new PostgresQueryCompiler(),
   },
 });
-
-let ormCompiler: Kysely<Tables> | undefined;
-
-/**
- * `db(em)` of an ORM that never connects: the very builder (and plugin) the services use, so any
- * statement compiles to their text. Made on first use (it reads the entities' metadata).
- */
-export function compiler(): Kysely<Tables> {
-  ormCompiler ??= db(new MikroORM({ entities: [...entities], namingStrategy: PostgresNamingStrategy, dbName: 'compile-only' }).em.fork());
-  return ormCompiler;
-}
 
 /** The statement `q` runs, as `query()` and the benchmarks take it (`prepare`: as a named statement). */
 export function toSql(q: Compilable<unknown>, prepare?: boolean): Sql {

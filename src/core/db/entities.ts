@@ -32,10 +32,11 @@ export const entities = [
 export type Tables = InferKyselyDB<(typeof entities)[number]>;
 
 /**
- * The typed query builder on `em`'s connection (inside its transaction when it has one). Values of entity
- * columns come back as their entities type them (timestamps as Date, bigint ids as strings); a column
- * computed with a `sql` expression comes back as PostgreSQL sends it, so its `sql<T>` must say that.
+ * The typed query builder on `em`'s connection (inside its transaction when it has one). Values come back
+ * as the pool parses them (value-types.ts): timestamptz as Date, bigint as string, date and interval as
+ * text, json as its value. A JSON array written to a json column must be given as `JSON.stringify(...)`
+ * (pg would send a JavaScript array as a PostgreSQL array).
  */
 export function db(em: EntityManager): Kysely<Tables> {
-  return em.getKysely<Tables>({ convertValues: true });
+  return em.getKysely<Tables>();
 }

@@ -7,7 +7,8 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import { watchPool } from '../metrics/registry.ts';
-import { NamedStatementClient, UnnamedStatementClient } from './prepared.ts';
+import { NamedStatementClient } from './prepared.ts';
+import { valueTypes } from './value-types.ts';
 import { entities } from './entities.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
@@ -58,9 +59,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // does not exist", or another connection's rows; electric-sql/pglite#1046). PGlite executes one
       // statement at a time anyway, so one connection costs nothing and keeps each statement whole.
       pool: { min: 0, max: embedded ? 1 : (opts.poolMax ?? 10) },
-      // The pool's client class (pg.Pool's `Client` option): hot reads parsed natively, named in services mode.
       driverOptions: {
-        Client: !embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : UnnamedStatementClient,
+        // Timestamps parsed to Date as they arrive (value-types.ts), for every statement.
+        types: valueTypes(),
+        // The pool's client class (pg.Pool's `Client` option): hot reads as named statements, services mode only.
+        ...(!embedded && (opts.preparedStatements ?? true) ? { Client: NamedStatementClient } : {}),
         // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
         ...(embedded && !embedded.owner ? { application_name: OWN_CLIENT } : {}),
       },

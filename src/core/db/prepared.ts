@@ -52,43 +52,16 @@ export function renewStatement(text: string): void {
   names.delete(text);
 }
 
-/**
- * How the hot reads' values are parsed: timestamps to Date by pg's own parser (MikroORM's pool keeps them
- * as text, and converting them afterwards in JavaScript, as `db(em)` does for other queries, cost more
- * than running the statement); dates and intervals stay text, as MikroORM keeps them.
- */
-const HOT_READ_TYPES = {
-  getTypeParser(oid: number, format?: string) {
-    if (oid === 1082 || oid === 1186) return (value: string) => value;
-    return pg.types.getTypeParser(oid, format === 'binary' ? 'binary' : 'text');
-  },
-};
-
 type Query = (...args: unknown[]) => unknown;
 
-/**
- * The pool's client in both modes: a text statementName knows (a hot read, `prepared(em, q)`) is parsed
- * with HOT_READ_TYPES, and, where `named`, sent as a named statement.
- */
-function hotReadClient(named: boolean): typeof pg.Client {
-  return class HotReadClient extends pg.Client {
-    // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form changed.
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any
-    override query(...args: any[]): any {
-      const [config, values, callback] = args as [unknown, unknown, unknown];
-      const name = typeof config === 'string' && callback === undefined && typeof values !== 'function' ? names.get(config) : undefined;
-      if (name === undefined) return Reflect.apply(super.query, this, args) as unknown;
-      return (super.query as Query)({ ...(named ? { name } : {}), text: config, values, types: HOT_READ_TYPES });
-    }
-  };
-}
-
-/** Services mode: hot reads as named statements. */
-export const NamedStatementClient = hotReadClient(true);
-/** Embedded mode, or named statements off: hot reads parsed the same way, unnamed. */
-export const UnnamedStatementClient = hotReadClient(false);
-
-/** Whether `pool` runs with one of the clients above, which parse a hot read's values themselves. */
-export function parsesHotReads(pool: { Client?: unknown }): boolean {
-  return pool.Client === NamedStatementClient || pool.Client === UnnamedStatementClient;
+/** The pool's client in services mode: a text statementName knows (a hot read, `prepared(em, q)`) is sent as a named statement. */
+export class NamedStatementClient extends pg.Client {
+  // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form changed.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  override query(...args: any[]): any {
+    const [config, values, callback] = args as [unknown, unknown, unknown];
+    const name = typeof config === 'string' && callback === undefined && typeof values !== 'function' ? names.get(config) : undefined;
+    if (name === undefined) return Reflect.apply(super.query, this, args) as unknown;
+    return (super.query as Query)({ name, text: config, values });
+  }
 }

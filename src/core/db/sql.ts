@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Compilable } from 'kysely';
 import { db } from './entities.ts';
-import { isStalePlan, parsesHotReads, renewStatement, statementName } from './prepared.ts';
+import { isStalePlan, renewStatement, statementName } from './prepared.ts';
 
 /**
  * A statement and its parameters. `prepare`: run it as a named statement in services mode (prepared.ts);
@@ -45,15 +45,12 @@ async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
 
 /**
  * Runs a typed query (built with `db(em)`) as a hot read: a named statement in services mode
- * (prepared.ts), its values parsed by the pool's client (timestamps to Date) instead of converted after
- * the fact by `db(em)`, which cost more than the statement. For the hottest reads only, whose text is one
- * of a few fixed shapes. Rows come back as `execute()` gives them.
+ * (prepared.ts). For the hottest reads only, whose text is one of a few fixed shapes.
  */
 export async function prepared<O>(em: EntityManager, q: Compilable<O>): Promise<O[]> {
   const compiled = q.compile();
-  const hot = statementName(compiled.sql) !== undefined && parsesHotReads((await em.getConnection().getNativeClient()) as unknown as { Client?: unknown });
-  // Past the cap of named texts (prepared.ts), or on a pool without our client: `db(em)` converts.
-  const run = async () => (await (hot ? em.getKysely() : db(em)).executeQuery(compiled)).rows as O[];
+  statementName(compiled.sql);
+  const run = async () => (await db(em).executeQuery(compiled)).rows as O[];
   try {
     return await run();
   } catch (err) {

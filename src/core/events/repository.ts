@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 
 /** now() plus or minus `secs` seconds: make_interval's positional arguments are (years, months, weeks, days, hours, mins, secs). */
 function nowShifted(op: '+' | '-', secs: number) {
@@ -51,7 +52,7 @@ export async function deleteExpiredTickets(em: EntityManager): Promise<number> {
 export function insertStreamEvents(tx: EntityManager, userId: string, events: { name: string; data: Record<string, unknown> }[]) {
   return db(tx)
     .insertInto('stream_event')
-    .values(events.map((e) => ({ user_id: userId, name: e.name, data: e.data })))
+    .values(events.map((e) => ({ user_id: userId, name: e.name, data: jsonb(e.data) })))
     .returning(['id', 'user_id', 'name', 'data'])
     .execute();
 }

@@ -2,6 +2,7 @@
 // read by the health figures (/metrics, jobs:status) and by `jobs:status`.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/entities.ts';
+import { jsonb, jsonbOrNull } from '../db/json.ts';
 
 export type JobRunWrite = {
   job: string;
@@ -28,7 +29,7 @@ export async function insertJobRun(em: EntityManager, r: JobRunWrite): Promise<v
       started_at: r.startedAt,
       finished_at: eb.fn<Date>('now'),
       outcome: r.outcome,
-      summary: r.summary,
+      summary: jsonbOrNull(r.summary),
       error: r.error,
     }))
     .execute();
@@ -50,7 +51,7 @@ export async function deleteJobRunsOlderThan(em: EntityManager, job: string, day
  */
 export function jobRunTimes(em: EntityManager, names: readonly string[]) {
   return db(em)
-    .selectFrom((eb) => eb.fn<{ value: string }>('jsonb_array_elements_text', [eb.cast(eb.val(JSON.stringify(names)), 'jsonb')]).as('q'))
+    .selectFrom((eb) => eb.fn<{ value: string }>('jsonb_array_elements_text', [jsonb(names)]).as('q'))
     .leftJoinLateral(
       (eb) =>
         eb
@@ -69,9 +70,9 @@ export function jobRunTimes(em: EntityManager, names: readonly string[]) {
     )
     .select((eb) => [
       'q.value as job',
-      eb.ref('ok.finished_at').$castTo<string | null>().as('last_ok'),
-      eb.ref('f.started_at').$castTo<string | null>().as('first_run'),
-      eb.fn<string>('now').as('now'),
+      eb.ref('ok.finished_at').$castTo<Date | null>().as('last_ok'),
+      eb.ref('f.started_at').$castTo<Date | null>().as('first_run'),
+      eb.fn<Date>('now').as('now'),
     ])
     .execute();
 }

@@ -4,6 +4,18 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Kysely, type QueryCreator } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
+
+// Over watches `w` with their episode `e` (left-joined) and title `t`.
+const wet = expressionBuilder<{ w: Tables['watch_history']; e: Tables['episode']; t: Tables['title'] }, 'w' | 'e' | 't'>();
+/**
+ * Minutes watched over the rows (int8 text; 0 for none): each watch's runtime as logged, else its
+ * episode's, else its title's. The one rule for every total of watched time (profile, stats, trophies).
+ */
+export const minutesWatched = wet.cast<string>(
+  wet.fn.coalesce(wet.fn.sum(wet.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', wet.lit(0))), wet.lit(0)),
+  'bigint',
+);
 
 // ---- entries as read
 
@@ -85,7 +97,7 @@ export function lockUserHistoryQuery(k: Kysely<Tables>, userId: string) {
 
 /** The JSON array `rows` (one parameter, whatever their number) as the table `j`, one row per element. */
 function jsonElements<R>(k: QueryCreator<Tables>, rows: R[]) {
-  return k.selectFrom((eb) => eb.fn<{ value: R }>('jsonb_array_elements', [eb.cast(eb.val(JSON.stringify(rows)), 'jsonb')]).as('j'));
+  return k.selectFrom((eb) => eb.fn<{ value: R }>('jsonb_array_elements', [jsonb(rows)]).as('j'));
 }
 
 export type ProbeInput = { idx: number; title_id: string; episode_id: string | null; watched_at: string };

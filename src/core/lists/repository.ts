@@ -6,6 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Expression, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb, jsonbOrNull } from '../db/json.ts';
 import { offline } from '../db/compile.ts';
 
 // ---- access and locks
@@ -178,7 +179,7 @@ export async function insertList(tx: EntityManager, l: NewList): Promise<string>
       description: l.description,
       is_public: l.isPublic,
       kind: l.kind,
-      ...(l.kind === 'dynamic' ? { dynamic_filters: l.dynamicFilters, sync_state: 'pending' as const } : {}),
+      ...(l.kind === 'dynamic' ? { dynamic_filters: jsonbOrNull(l.dynamicFilters), sync_state: 'pending' as const } : {}),
       ...(l.kind === 'external' ? { external_source: l.externalSource, external_url: l.externalUrl, sync_state: 'pending' as const } : {}),
     })
     .returning('id')
@@ -196,7 +197,7 @@ export async function updateListSettings(tx: EntityManager, listId: string, s: L
       name: s.name ?? eb.ref('name'),
       description: s.description ?? eb.ref('description'),
       is_public: s.isPublic ?? eb.ref('is_public'),
-      dynamic_filters: s.dynamicFilters ?? eb.ref('dynamic_filters'),
+      dynamic_filters: s.dynamicFilters ? jsonb(s.dynamicFilters) : eb.ref('dynamic_filters'),
       sync_state: s.dynamicFilters ? 'pending' : eb.ref('sync_state'),
       updated_at: eb.fn<Date>('now'),
     }))

@@ -2,6 +2,7 @@
 // in new-episodes-repository.ts; preferences in preferences-repository.ts.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 import type { NotificationKind } from './kinds.ts';
 
 /** The columns presentNotification reads. */
@@ -65,7 +66,7 @@ export function insertNotification(tx: EntityManager, n: NotificationInsert) {
           eb.val(n.kind).as('kind'),
           eb.val(n.title).as('title'),
           eb.val(n.body).as('body'),
-          eb.cast(eb.val(JSON.stringify(n.data)), 'jsonb').as('data'),
+          jsonb(n.data).as('data'),
           eb.val(n.dedupeKey).as('dedupe_key'),
         ])
         .where((eb) =>

@@ -2,6 +2,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 import type { PlaybackResponse } from './schemas.ts';
 import type { SessionState } from './state.ts';
 
@@ -69,7 +70,7 @@ export async function selectReceipt(tx: EntityManager, userId: string, eventId: 
 }
 
 export async function insertReceipt(tx: EntityManager, userId: string, eventId: string, response: PlaybackResponse): Promise<void> {
-  await db(tx).insertInto('playback_event_receipt').values({ user_id: userId, event_id: eventId, response }).execute();
+  await db(tx).insertInto('playback_event_receipt').values({ user_id: userId, event_id: eventId, response: jsonb(response) }).execute();
 }
 
 /** Deletes sessions and receipts older than their TTLs, in one statement; returns how many rows went. */

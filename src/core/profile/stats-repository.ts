@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { minutesWatched } from '../library/history-repository.ts';
 
 type Watches = Tables & { w: Tables['watch_history']; t: Tables['title'] };
 
@@ -18,13 +19,7 @@ export function monthWatches(em: EntityManager, userId: string, from: Date, to: 
     .select((eb) => [
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'show'), 'integer').as('episodes'),
-      // Each watch's runtime: as logged, else the episode's, else the title's.
-      eb
-        .cast<string>(
-          eb.fn.coalesce(eb.fn.sum(eb.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', eb.lit(0))), eb.lit(0)),
-          'bigint',
-        )
-        .as('minutes'),
+      minutesWatched.as('minutes'),
     ])
     .where('w.user_id', '=', userId)
     .where('w.watched_at', '>=', from)

@@ -4,6 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import { offline } from '../db/compile.ts';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 import type { BulkResult } from './results.ts';
 
 export type StoredResult = Omit<BulkResult, 'idempotency_replayed'>;
@@ -37,7 +38,7 @@ export function recordResultQuery(k: Kysely<Tables>, key: Key, hash: string, res
       operation: key.operation,
       idempotency_key: key.key,
       body_hash: hash,
-      result,
+      result: jsonb(result),
       created_at: at,
     })
     .onConflict((oc) =>
@@ -70,8 +71,7 @@ export async function deleteRecordsBefore(em: EntityManager, cutoff: Date): Prom
 
 // The texts, for bench/sync.ts: its bare-`pg` baseline runs exactly these, with the parameters in the
 // same order (the lock name; user, client, operation, key and the oldest record's time; user, client,
-// operation, key, body hash, result JSON and time). The service's texts differ only where the ORM's
-// plugin names a json column's output (`"result" as "result"`).
+// operation, key, body hash, result JSON and time).
 const SAMPLE = { userId: '', clientId: '', operation: '', key: '' };
 const EMPTY = { results: [], inserted: 0, updated: 0, removed: 0, skipped: 0, invalid: 0, deferred: 0 };
 export const CLAIM_LOCK = claimLockQuery(offline, '').compile().sql;

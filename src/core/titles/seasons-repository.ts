@@ -115,8 +115,6 @@ export type ShowQuery = { movieDbId: number; today: string; historyOf: HistoryOf
 
 const showColumns = ['t.id', 't.movie_db_id', 't.name', 't.year', 't.poster_path', 't.is_anime'] as const;
 
-// The JSON columns' names are no column or property name of a table the statement reads: `db(em)` converts
-// a value whose name is one (an `episode` column would be read as watch_history's episode reference).
 const show = (em: EntityManager, movieDbId: number) => db(em).selectFrom('title as t').select(showColumns).where('t.type', '=', 'show').where('t.movie_db_id', '=', movieDbId);
 
 /** A show and its seasons (undefined: no such show). */

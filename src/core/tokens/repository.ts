@@ -6,6 +6,7 @@ import type { ExpressionBuilder } from 'kysely';
 import { offline, toSql } from '../db/compile.ts';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { db, type Tables } from '../db/entities.ts';
+import { jsonb } from '../db/json.ts';
 import { prepared, type Sql } from '../db/sql.ts';
 import type { ArtifactPayload } from './entities.ts';
 
@@ -38,7 +39,7 @@ export async function upsertArtifact(em: EntityManager, a: NewArtifact): Promise
     .values((eb) => ({
       id: a.id,
       model: a.model,
-      payload: a.payload,
+      payload: jsonb(a.payload),
       grant_id: a.grantId,
       user_code: a.userCode,
       uid: a.uid,
@@ -118,7 +119,7 @@ export async function deleteExpiredArtifacts(em: EntityManager): Promise<number>
 
 /** Stores the key material unless the kind has some already; returns what is stored. */
 export async function keepKey(em: EntityManager, kind: string, material: unknown): Promise<unknown> {
-  await db(em).insertInto('oauth_key').values({ kind, material }).onConflict((oc) => oc.column('kind').doNothing()).execute();
+  await db(em).insertInto('oauth_key').values({ kind, material: jsonb(material) }).onConflict((oc) => oc.column('kind').doNothing()).execute();
   const row = await db(em).selectFrom('oauth_key').select('material').where('kind', '=', kind).executeTakeFirstOrThrow();
   return row.material;
 }

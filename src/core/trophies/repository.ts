@@ -6,6 +6,8 @@ import { expressionBuilder, sql, type Expression, type Kysely } from 'kysely';
 import { settledHorizon, xid8 } from '../changes/repository.ts';
 import type { ChangeResource } from '../changes/resources.ts';
 import { db, type Tables } from '../db/entities.ts';
+import { minutesWatched } from '../library/history-repository.ts';
+import { jsonb } from '../db/json.ts';
 
 // ---- metrics
 
@@ -32,16 +34,7 @@ export function watchTotals(em: EntityManager, userId: string) {
       eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
       eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
       eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere(eb.ref('t.is_anime')), 'integer').as('anime_titles'),
-      // Each watch's runtime: as logged, else the episode's, else the title's.
-      eb
-        .cast<string>(
-          eb.fn.coalesce(
-            eb.fn.sum(eb.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', eb.lit(0))),
-            eb.lit(0),
-          ),
-          'bigint',
-        )
-        .as('minutes'),
+      minutesWatched.as('minutes'),
     ])
     .where('w.user_id', '=', userId)
     .executeTakeFirstOrThrow();
@@ -140,7 +133,7 @@ export function insertEarned(tx: EntityManager, userId: string, trophyIds: reado
     .expression(
       k
         .selectFrom('app_user as u')
-        .crossJoin((eb) => eb.fn<{ value: string }>('jsonb_array_elements_text', [eb.cast(eb.val(JSON.stringify(trophyIds)), 'jsonb')]).as('t'))
+        .crossJoin((eb) => eb.fn<{ value: string }>('jsonb_array_elements_text', [jsonb(trophyIds)]).as('t'))
         .select(['u.id as user_id', 't.value as trophy_id'])
         .where('u.id', '=', userId),
     )

@@ -1,7 +1,5 @@
-// The importer's statements. Each takes its rows as one parameter, a JSON array of row objects, expanded
-// on the server by json_to_recordset (json, not jsonb: it is read once, so converting it to jsonb first
-// is wasted work). One statement per batch whatever its size, no per-row placeholders, and the same text
-// for every batch. All run on the batch's transaction (`tx`).
+// The importer's statements. Each takes its rows as one parameter (db/recordset.ts): one statement per
+// batch whatever its size, and the same text for every batch. All run on the batch's transaction (`tx`).
 //
 // On a title that already exists, anime-ness is sticky (is_anime = old OR new): a source that does not
 // know about anime (the movie dataset, the synthetic shows) must not undo what the anime data said, and
@@ -10,29 +8,26 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type OnConflictTables, type OnConflictUpdateDatabase } from 'kysely';
 import { db, type Tables } from '../../db/entities.ts';
+import { recordset } from '../../db/recordset.ts';
 import type { EpisodeRow, PatchRow, SeasonRow, TitleRow } from './normalize.ts';
 
-// raw (the four recordsets below): json_to_recordset needs a column definition list, which the builder cannot write
 const titleRecords = (rows: TitleRow[]) =>
-  sql<TitleRow>`json_to_recordset(${JSON.stringify(rows)}::json)`.as<'r'>(sql`r(type text, movie_db_id integer, is_anime boolean, name text,
+  recordset<TitleRow, 'r'>(rows, 'r', `type text, movie_db_id integer, is_anime boolean, name text,
     original_name text, tagline text, year integer, release_date date, overview text, poster_path text, backdrop_path text,
     popularity double precision, community_rating double precision, vote_count integer, genres text[], original_language text,
     status text, age_rating text, runtime_minutes integer, episode_run_time_minutes integer, seasons_count integer,
     episodes_count integer, poster_color text, poster_color_is_dark boolean, tv_db_id integer, film_db_id text,
-    anime_db_id integer, external_ids jsonb, source text)`);
+    anime_db_id integer, external_ids jsonb, source text`);
 const patchRecords = (rows: PatchRow[]) =>
-  sql<PatchRow>`json_to_recordset(${JSON.stringify(rows)}::json)`.as<'p'>(
-    sql`p(type text, movie_db_id integer, is_anime boolean, anime_db_id integer, external_ids jsonb)`,
-  );
+  recordset<PatchRow, 'p'>(rows, 'p', 'type text, movie_db_id integer, is_anime boolean, anime_db_id integer, external_ids jsonb');
 type ChildRef = { title_id: number };
 const seasonRecords = (rows: Array<SeasonRow & ChildRef>) =>
-  sql<SeasonRow & ChildRef>`json_to_recordset(${JSON.stringify(rows)}::json)`.as<'r'>(
-    sql`r(title_id bigint, season_number integer, name text, overview text, air_date date, episode_count integer, poster_path text)`,
-  );
+  recordset<SeasonRow & ChildRef, 'r'>(rows, 'r', 'title_id bigint, season_number integer, name text, overview text, air_date date, episode_count integer, poster_path text');
 const episodeRecords = (rows: Array<EpisodeRow & ChildRef>) =>
-  sql<EpisodeRow & ChildRef>`json_to_recordset(${JSON.stringify(rows)}::json)`.as<'r'>(
-    sql`r(title_id bigint, season_number integer, episode_number integer, absolute_number integer, name text, overview text,
-      air_date date, runtime_minutes integer, still_path text)`,
+  recordset<EpisodeRow & ChildRef, 'r'>(
+    rows,
+    'r',
+    'title_id bigint, season_number integer, episode_number integer, absolute_number integer, name text, overview text, air_date date, runtime_minutes integer, still_path text',
   );
 
 /** The title columns a record gives as they are (all but category, which insertTitles derives). */
