@@ -45,10 +45,11 @@ async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
 
 /**
  * Runs a typed query (built with `db(em)`) as a hot read: a named statement in services mode
- * (prepared.ts). For the hottest reads only, whose text is one of a few fixed shapes.
+ * (prepared.ts). For the hottest reads only, whose text is one of a few fixed shapes; given compiled
+ * when it was compiled once per shape (compiled-once.ts).
  */
-export async function prepared<O>(em: EntityManager, q: Compilable<O>): Promise<O[]> {
-  const compiled = q.compile();
+export async function prepared<O>(em: EntityManager, q: Compilable<O> | CompiledQuery<O>): Promise<O[]> {
+  const compiled = 'compile' in q ? q.compile() : q;
   statementName(compiled.sql);
   const run = async () => (await db(em).executeQuery(compiled)).rows as O[];
   try {

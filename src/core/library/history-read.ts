@@ -2,12 +2,10 @@
 // starts strictly after the last entry of the one before, so entries logged meanwhile never shift
 // others into a page twice or out of all pages (never OFFSET over user data).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Kysely } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
 import { prepared, type Sql } from '../db/sql.ts';
-import { decodeCursor, encodeCursor, isBigintText, isTimestampText } from '../paging/cursor.ts';
+import { decodeCursor, encodeCursor, isBigintText, isTimestampText, type CursorParams } from '../paging/cursor.ts';
 import { toHistoryItem, type HistoryItem } from './history-items.ts';
-import { historyPageQuery } from './history-repository.ts';
+import { historyPageQuery, historyPageStatement, type HistoryFilters } from './history-repository.ts';
 import type { Kind } from './library-items.ts';
 import { offline, toSql } from '../db/compile.ts';
 
@@ -28,23 +26,23 @@ export type HistoryPage = { items: HistoryItem[]; nextCursor?: string };
 type Position = [string, string];
 const isPosition = (p: unknown): p is Position => Array.isArray(p) && p.length === 2 && isTimestampText(p[0]) && isBigintText(p[1]);
 
-/** The page's query (the page size and one more row) and the filters its cursor is bound to. */
-function pageQuery(k: Kysely<Tables>, userId: string, q: HistoryQuery) {
+/** The page's filters (the page size and one more row) and the filters its cursor is bound to. */
+function pageFilters(q: HistoryQuery): { bound: CursorParams; filters: HistoryFilters } {
   // The cursor is bound to the filters; the page size may change between pages.
   const bound = { type: q.type, startAt: q.startAt?.toISOString(), endAt: q.endAt?.toISOString() };
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, bound, isPosition);
-  return { bound, query: historyPageQuery(k, userId, { type: q.type, startAt: q.startAt, endAt: q.endAt, after, rows: q.limit + 1 }) };
+  return { bound, filters: { type: q.type, startAt: q.startAt, endAt: q.endAt, after, rows: q.limit + 1 } };
 }
 
 /** The page's statement as listHistory runs it (named), for bench/library.ts's bare-`pg` baseline. */
 export function historyPageSql(userId: string, q: HistoryQuery): Sql {
-  return toSql(pageQuery(offline, userId, q).query, true);
+  return toSql(historyPageQuery(offline, userId, pageFilters(q).filters), true);
 }
 
 export async function listHistory(em: EntityManager, userId: string, q: HistoryQuery): Promise<HistoryPage> {
-  const { bound, query } = pageQuery(db(em), userId, q);
+  const { bound, filters } = pageFilters(q);
   // One text per combination of filters (16): a named statement (db/prepared.ts).
-  const rows = await prepared(em, query);
+  const rows = await prepared(em, historyPageStatement({ userId, filters }));
   const page = rows.slice(0, q.limit);
   const last = page.at(-1);
   return {

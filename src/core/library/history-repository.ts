@@ -5,6 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Kysely, type QueryCreator } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
 import { jsonb } from '../db/json.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 
 // Over watches `w` with their episode `e` (left-joined) and title `t`.
 const wet = expressionBuilder<{ w: Tables['watch_history']; e: Tables['episode']; t: Tables['title'] }, 'w' | 'e' | 't'>();
@@ -77,6 +79,21 @@ export function historyPageQuery(k: Kysely<Tables>, userId: string, f: HistoryFi
   }
   return q.orderBy('w.watched_at', 'desc').orderBy('w.id', 'desc').limit(f.rows);
 }
+
+/** historyPageQuery's statement, its text built once per combination of filters (compiled-once.ts). */
+export const historyPageStatement = compiledOnce(
+  ({ userId, filters }: { userId: string; filters: HistoryFilters }) => historyPageQuery(offline, userId, filters),
+  ({ userId, filters: f }, value) => ({
+    userId: value(userId),
+    filters: {
+      type: f.type,
+      startAt: f.startAt && value(f.startAt),
+      endAt: f.endAt && value(f.endAt),
+      after: f.after && ([value(f.after[0]), value(f.after[1])] as [string, string]),
+      rows: value(f.rows),
+    },
+  }),
+);
 
 export type HistoryEntryRow = Awaited<ReturnType<typeof historyRowsByIds>>[number];
 

@@ -3,6 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type QueryCreator } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { prepared } from '../db/sql.ts';
 
 import type { ItemFilter, LibraryList, PageFilters } from './library-items.ts';
@@ -115,7 +117,7 @@ export type ItemRow = Awaited<ReturnType<typeof listItemRows>>[number];
  * (none past the end: the counts' row still comes, its item columns null). One text per list and
  * combination of filters (a few dozen): run as a named statement.
  */
-export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: LibraryList, f: PageFilters, page: number, pageSize: number) {
+export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: LibraryList, f: PageFilters, page: PageWindow) {
   const [movies, shows, anime] = kindCounts;
   if (list === 'ratings') {
     let rows = ratingItems(k, userId, f);
@@ -127,8 +129,8 @@ export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: 
         rows
           .orderBy('r.updated_at', 'desc')
           .orderBy('r.id', 'desc')
-          .limit(pageSize)
-          .offset((page - 1) * pageSize)
+          .limit(page.limit)
+          .offset(page.offset)
           .as('p'),
         (join) => join.onTrue(),
       )
@@ -144,8 +146,8 @@ export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: 
       rows
         .orderBy(list === 'favourites' ? 'st.favourited_at' : 'st.show_status_at', 'desc')
         .orderBy('st.id', 'desc')
-        .limit(pageSize)
-        .offset((page - 1) * pageSize)
+        .limit(page.limit)
+        .offset(page.offset)
         .as('p'),
       (join) => join.onTrue(),
     )
@@ -153,6 +155,15 @@ export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: 
     .select(['c.movie as count_movie', 'c.show as count_show', 'c.anime as count_anime']);
 }
 
-export function libraryPageRows(em: EntityManager, userId: string, list: LibraryList, f: PageFilters, page: number, pageSize: number) {
-  return prepared(em, libraryPageQuery(db(em), userId, list, f, page, pageSize));
+/** The rows of a page: `limit` rows after the first `offset`. */
+export type PageWindow = { limit: number; offset: number };
+
+/** libraryPageQuery's statement, its text built once per list and filters (compiled-once.ts). */
+export const libraryPageStatement = compiledOnce(
+  (p: { userId: string; list: LibraryList; f: PageFilters; page: PageWindow }) => libraryPageQuery(offline, p.userId, p.list, p.f, p.page),
+  (p, value) => ({ ...p, userId: value(p.userId), page: { limit: value(p.page.limit), offset: value(p.page.offset) } }),
+);
+
+export function libraryPageRows(em: EntityManager, userId: string, list: LibraryList, f: PageFilters, page: PageWindow) {
+  return prepared(em, libraryPageStatement({ userId, list, f, page }));
 }

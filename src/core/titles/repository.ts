@@ -12,6 +12,8 @@ import { expressionBuilder, type Expression, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
 import { collectionItemsOf } from '../collection/repository.ts';
 import { db, type Tables } from '../db/entities.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { prepared } from '../db/sql.ts';
 import { featuredListsOf, userListsOf } from '../lists/for-title.ts';
 import type { TitleRatingScope } from './schemas.ts';
@@ -161,8 +163,23 @@ export function titleDetailQuery(k: Kysely<Tables>, q: TitleDetailQuery) {
   );
 }
 
+/** The title detail's statement, its text built once per shape (type, scope, which states, featured). */
+export const titleDetailStatement = compiledOnce(
+  (q: TitleDetailQuery) => titleDetailQuery(offline, q),
+  (q, value) => {
+    const user = (id: string | null | undefined) => (id ? value(id) : id);
+    const { historyOf, ratingsOf, listsOf, collectionOf } = q.state;
+    return {
+      ...q,
+      movieDbId: value(q.movieDbId),
+      today: value(q.today),
+      state: { historyOf: user(historyOf) ?? null, ratingsOf: user(ratingsOf) ?? null, listsOf: user(listsOf), collectionOf: user(collectionOf) },
+    };
+  },
+);
+
 export async function findTitleDetail(em: EntityManager, q: TitleDetailQuery) {
-  const [row] = await prepared(em, titleDetailQuery(db(em), q));
+  const [row] = await prepared(em, titleDetailStatement(q));
   return row;
 }
 
