@@ -85,7 +85,12 @@ export async function openEmbedded(dataDir: string, opts: { requireOwnership?: b
     stats: () => server.getStats(),
     close: async () => {
       await door.close();
+      // The socket server's stop() detaches its connections without waiting for them: a detaching
+      // connection may still roll back its transaction, or a query may still be running. Closing PGlite
+      // under them throws inside PGlite, outside any caller (the process would exit with an error), so
+      // its last exclusive run is awaited first.
       await server.stop();
+      await db.runExclusive(async () => {});
       await db.close();
       fs.rmSync(file, { force: true });
       fs.rmSync(inner, { force: true });
