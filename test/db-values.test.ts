@@ -53,9 +53,9 @@ describe('JSON written', () => {
     ['a string', 'plain "text"'],
     ['a number', 42],
     ['an object with nesting', { a: [1, 2, { b: null }], c: 'x' }],
-  ])('%s arrives as the same JSON', async (_label, value) => {
+  ])('%s arrives as the same JSON', async (label, value) => {
     const em = db.orm.em.fork();
-    const kind = `json-${_label}`;
+    const kind = `json-${label}`;
     await typed(em).insertInto('oauth_key').values({ kind, material: jsonb(value) }).execute();
     const row = await typed(em).selectFrom('oauth_key').select(['material', sql<string>`jsonb_typeof(material)`.as('json_type')]).where('kind', '=', kind).executeTakeFirstOrThrow();
     expect(row.material).toEqual(value);

@@ -34,8 +34,8 @@ export type Tables = InferKyselyDB<(typeof entities)[number]>;
 /**
  * The typed query builder on `em`'s connection (inside its transaction when it has one). Values come back
  * as the pool parses them (value-types.ts): timestamptz as Date, bigint as string, date and interval as
- * text, json as its value. A JSON array written to a json column must be given as `JSON.stringify(...)`
- * (pg would send a JavaScript array as a PostgreSQL array).
+ * text, json as its value. JSON written to a json column goes through `jsonb(value)` (json.ts): pg would
+ * send a JavaScript array as a PostgreSQL array.
  */
 export function db(em: EntityManager): Kysely<Tables> {
   return em.getKysely<Tables>();

@@ -158,6 +158,9 @@ export function libraryPageQuery(k: QueryCreator<Tables>, userId: string, list: 
 /** The rows of a page: `limit` rows after the first `offset`. */
 export type PageWindow = { limit: number; offset: number };
 
+/** Page `page` (from 1) of `pageSize` rows. */
+export const pageWindow = (page: number, pageSize: number): PageWindow => ({ limit: pageSize, offset: (page - 1) * pageSize });
+
 /** libraryPageQuery's statement, its text built once per list and filters (compiled-once.ts). */
 export const libraryPageStatement = compiledOnce(
   (p: { userId: string; list: LibraryList; f: PageFilters; page: PageWindow }) => libraryPageQuery(offline, p.userId, p.list, p.f, p.page),

@@ -7,7 +7,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import type { Sql } from '../db/sql.ts';
-import { libraryPageQuery, libraryPageRows, listItemRows, type ItemRow } from './items-repository.ts';
+import { libraryPageQuery, libraryPageRows, listItemRows, pageWindow, type ItemRow } from './items-repository.ts';
 import { offline, toSql } from '../db/compile.ts';
 
 export const SHOW_STATUSES = ['planned', 'watching', 'paused', 'completed', 'dropped'] as const;
@@ -84,7 +84,7 @@ export type LibraryPage = { items: LibraryItem[]; total: number; page: number; p
 
 /** A page's statement as libraryPage runs it (named), for bench/ratings.ts's bare-`pg` baseline. */
 export function libraryPageSql(userId: string, list: LibraryList, filters: PageFilters, page: number, pageSize: number): Sql {
-  return toSql(libraryPageQuery(offline, userId, list, filters, { limit: pageSize, offset: (page - 1) * pageSize }), true);
+  return toSql(libraryPageQuery(offline, userId, list, filters, pageWindow(page, pageSize)), true);
 }
 
 /**
@@ -93,7 +93,7 @@ export function libraryPageSql(userId: string, list: LibraryList, filters: PageF
  */
 export async function libraryPage(em: EntityManager, userId: string, list: LibraryList, filters: PageFilters, page: number, pageSize: number): Promise<LibraryPage> {
   // One statement: the counts' row comes even past the end, its item columns null.
-  const rows = await libraryPageRows(em, userId, list, filters, { limit: pageSize, offset: (page - 1) * pageSize });
+  const rows = await libraryPageRows(em, userId, list, filters, pageWindow(page, pageSize));
   const first = rows[0];
   const counts: Record<Kind, number> = { movie: first?.count_movie ?? 0, show: first?.count_show ?? 0, anime: first?.count_anime ?? 0 };
   const total = filters.type ? counts[filters.type] : counts.movie + counts.show + counts.anime;

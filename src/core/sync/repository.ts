@@ -22,11 +22,8 @@ import type { FeedPosition, SnapshotPosition } from './feed-cursor.ts';
  * the middle of a 10,000-change log; the feed benchmark's 10,000-row figure was 4-5x its 100,000-row one).
  * The lookup always finds at least the change itself, so the join drops nothing.
  */
-export function changesPage(em: EntityManager, userId: string, from: FeedPosition, resources: readonly string[], limit: number) {
-  // A hot read: one text per number of resources asked for (db/sql.ts, prepared).
-  return prepared(
-    em,
-    db(em)
+function changesPageQuery(em: EntityManager, userId: string, from: FeedPosition, resources: readonly string[], limit: number) {
+  return db(em)
     .selectFrom((eb) =>
       eb
         .selectFrom('change_log as p')
@@ -62,8 +59,12 @@ export function changesPage(em: EntityManager, userId: string, from: FeedPositio
       'l.data',
     ])
     .orderBy('c.xid')
-    .orderBy('c.id'),
-  );
+    .orderBy('c.id');
+}
+
+export function changesPage(em: EntityManager, userId: string, from: FeedPosition, resources: readonly string[], limit: number) {
+  // A hot read: one text per number of resources asked for (db/sql.ts, prepared).
+  return prepared(em, changesPageQuery(em, userId, from, resources, limit));
 }
 
 // ---- the snapshot

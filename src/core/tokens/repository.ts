@@ -206,12 +206,13 @@ function tokenQuery(key: string) {
     .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', eb.fn<Date>('now'))]));
 }
 
+const tokenStatementOnce = compiledOnce(tokenQuery, (key, value) => value(key));
+
 /**
  * The token's row (see tokenQuery), or undefined; a named statement (hot: every platform request), its
  * text built once (compiled-once.ts). The benchmark's bare `pg` baseline (tokenStatement) sends the very
  * same text.
  */
-const tokenStatementOnce = compiledOnce(tokenQuery, (key, value) => value(key));
 
 export async function tokenRow(em: EntityManager, key: string) {
   const [row] = await prepared(em, tokenStatementOnce(key));
