@@ -16,6 +16,7 @@ import { Migration20261122091000DailyStats } from './Migration20261122091000Dail
 import { Migration20261122100000ListPreviews } from './Migration20261122100000ListPreviews.ts';
 import { Migration20261123090000AccountSessions } from './Migration20261123090000AccountSessions.ts';
 import { Migration20261124003244_EntityConstraintNames } from './Migration20261124003244_EntityConstraintNames.ts';
+import { Migration20261124071317_TitleRecommendations } from './Migration20261124071317_TitleRecommendations.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -35,4 +36,5 @@ export const migrationsList = [
   { name: 'Migration20261122100000ListPreviews', class: Migration20261122100000ListPreviews },
   { name: 'Migration20261123090000AccountSessions', class: Migration20261123090000AccountSessions },
   { name: 'Migration20261124003244_EntityConstraintNames', class: Migration20261124003244_EntityConstraintNames },
+  { name: 'Migration20261124071317_TitleRecommendations', class: Migration20261124071317_TitleRecommendations },
 ];

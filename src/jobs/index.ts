@@ -27,6 +27,7 @@ import { newEpisodesJob } from './new-episodes.ts';
 import { oauthSweepJob } from './oauth-sweep.ts';
 import { startPgBoss } from './pg-boss.ts';
 import { playbackSweepJob } from './playback-sweep.ts';
+import { recommendationsJob } from './recommendations.ts';
 import { statsRollupJob } from './stats-rollup.ts';
 import { syncSweepJob } from './sync-sweep.ts';
 import { trendingJob } from './trending.ts';
@@ -38,7 +39,10 @@ export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'jobQueue' | 'databas
 
 /** Every job of the service, with this configuration's intervals. */
 export function jobsFor(config: Pick<Config, 'trophyIntervalMs'>): Job[] {
-  return [oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, statsRollupJob, trophyJob(config.trophyIntervalMs)];
+  return [
+    oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, recommendationsJob, statsRollupJob,
+    trophyJob(config.trophyIntervalMs),
+  ];
 }
 
 /** `jobs` replaces the service's jobs (tests). */

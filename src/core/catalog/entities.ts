@@ -192,3 +192,21 @@ export const TitleTrending = defineEntity({
 });
 
 export type ITitleTrending = InferEntity<typeof TitleTrending>;
+
+/**
+ * Each title's recommendations, best first (recommendations.ts computes them from the whole catalog):
+ * the title detail reads one row by its key instead of ranking the catalog per request. A title without
+ * a row has not been computed yet; a title with no genre has an empty list.
+ */
+export const TitleRecommendation = defineEntity({
+  name: 'TitleRecommendation',
+  properties: {
+    title: () => p.oneToOne(Title).owner().primary().updateRule('no action').deleteRule('cascade'),
+
+    recommendedIds: p.array<string>().columnType('bigint[]'),
+
+    computedAt: p.datetime(),
+  },
+});
+
+export type ITitleRecommendation = InferEntity<typeof TitleRecommendation>;

@@ -2,8 +2,8 @@
 // recommendations, the user's interaction, watches, lists and collection status (each only with the read
 // scope the private-field rule names, else null / empty), featured lists, the users' average rating and
 // the catalog source's rating. One statement reads the title, the featured lists and the user's library
-// state (the lists and collection modules' parts embedded as SQL expressions) while the recommendations
-// come from the catalog cache (the same for everyone): one round trip to the database per request.
+// state (the lists and collection modules' parts embedded as SQL expressions) and the recommendations
+// (precomputed for the whole catalog): one round trip to the database per request.
 import type { Actor } from '../actor.ts';
 import { visiblePrivateFields } from '../actor-visibility.ts';
 import { imageUrl } from '../catalog/present.ts';
@@ -12,7 +12,7 @@ import { toCollectionStatus } from '../collection/for-title.ts';
 import { notFound } from '../errors.ts';
 import { toFeaturedLists, toTitleUserLists } from '../lists/for-title.ts';
 import { isoTime, POSTER_SIZE, toSeasonSummary } from './present.ts';
-import { findRecommendations, findTitleDetail } from './repository.ts';
+import { findTitleDetail } from './repository.ts';
 import type { NativeTitle, TitleDetail, TitleDetailInput } from './schemas.ts';
 import { utcDay, userStateFor } from './user-state.ts';
 
@@ -23,19 +23,7 @@ function optional<K extends string, V>(key: K, value: V | null): { [P in K]?: V 
   return (value === null ? {} : { [key]: value }) as { [P in K]?: V };
 }
 
-type Recommendations = NonNullable<NativeTitle['recommendations']>;
-
-/** Cached like the public catalog's answers (CATALOG_CACHE_SECONDS): they change only with an import. */
-function recommendations(deps: CatalogDeps, type: 'movie' | 'show', movieDbId: number): Promise<{ items: Recommendations }> {
-  return deps.cache.get(`recommendations:${type}:${movieDbId}`, async () => {
-    const rows = await findRecommendations(deps.em, { type, movieDbId });
-    return {
-      items: rows.map((r) => ({ movieDbId: r.movie_db_id, type: r.type, name: r.name, year: r.year, posterUrl: imageUrl(deps.imageBaseUrl, POSTER_SIZE, r.poster_path), isAnime: r.is_anime })),
-    };
-  });
-}
-
-function toNativeTitle(row: DetailRow, recommended: Recommendations, imageBaseUrl: string): NativeTitle {
+function toNativeTitle(row: DetailRow, imageBaseUrl: string): NativeTitle {
   return {
     movieDbId: row.movie_db_id,
     type: row.type,
@@ -58,7 +46,14 @@ function toNativeTitle(row: DetailRow, recommended: Recommendations, imageBaseUr
     ...optional('seasonsCount', row.seasons_count),
     ...optional('episodesCount', row.episodes_count),
     seasonStats: (row.season_stats ?? []).map((s) => toSeasonSummary(s, imageBaseUrl)),
-    recommendations: recommended,
+    recommendations: row.recommendations.map((r) => ({
+      movieDbId: r.movie_db_id,
+      type: r.type,
+      name: r.name,
+      year: r.year,
+      posterUrl: imageUrl(imageBaseUrl, POSTER_SIZE, r.poster_path),
+      isAnime: r.is_anime,
+    })),
   };
 }
 
@@ -66,11 +61,10 @@ export async function titleDetail(deps: CatalogDeps, actor: Actor, input: TitleD
   const { em, imageBaseUrl } = deps;
   const visible = visiblePrivateFields(actor);
   const scope = input.scope ?? (input.type === 'movie' ? 'title' : 'series');
-  const detail = findTitleDetail(em, { type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) });
-  const [row, recommended] = await Promise.all([detail, recommendations(deps, input.type, input.id)]);
+  const row = await findTitleDetail(em, { type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) });
   if (!row) throw notFound(`${input.type === 'movie' ? 'Movie' : 'Show'} ${input.id}`);
   return {
-    title: toNativeTitle(row, recommended.items, imageBaseUrl),
+    title: toNativeTitle(row, imageBaseUrl),
     interaction: visible.interaction
       ? { watchedAt: row.watched_at ? isoTime(row.watched_at) : null, rating: row.rating ?? null, isFavourite: row.is_favourite ?? false, showStatus: row.show_status ?? null }
       : null,

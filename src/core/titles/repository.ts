@@ -1,7 +1,7 @@
-// The title module's statements: the title detail, its recommendations and the calendar (seasons and
-// episodes: seasons-repository.ts). Each read is one statement: the title detail gathers the catalog row
-// and the user's state by subqueries (the lists and collection modules provide theirs as expressions),
-// so it costs one round trip. The title detail and the recommendations are built on a given query
+// The title module's statements: the title detail and the calendar (seasons and episodes:
+// seasons-repository.ts). Each read is one statement: the title detail gathers the catalog row, its
+// precomputed recommendations and the user's state by subqueries (the lists and collection modules
+// provide theirs as expressions), so it costs one round trip. The title detail is built on a given query
 // builder (`db(em)` in the service, a compile-only one for the benchmark's bare-`pg` baseline,
 // queries.ts) so both run exactly the same text.
 //
@@ -29,9 +29,6 @@ export type UserState = { historyOf: string | null; ratingsOf: string | null; li
 
 /** Latest watches of a title the title detail lists. */
 export const TITLE_HISTORY_LIMIT = 100;
-export const RECOMMENDATIONS_LIMIT = 10;
-/** Most popular titles sharing a genre, ranked then by how many genres they share. */
-const RECOMMENDATION_CANDIDATES = 100;
 
 /**
  * The user's watches of the title `titleId`. `offset 0` keeps the planner from reading the user's whole
@@ -65,6 +62,17 @@ function interactionRating(userId: string, titleId: Expression<string>, scope: T
   return ratings.select((s) => s.cast<number | null>(s.fn('round', [s.fn.avg('r.rating'), s.lit(1)]), 'float8').as('rating')).where('r.scope', '=', scope);
 }
 
+/** The title's recommended titles, best first, as a JSON array (empty when it has none yet). */
+const recommendedFor = (titleId: Expression<string>) =>
+  jsonArrayFrom(
+    eb
+      .selectFrom('title_recommendation as r')
+      .innerJoin('title as x', (j) => j.on((on) => on('x.id', '=', on.fn.any('r.recommended_ids'))))
+      .select(['x.movie_db_id', 'x.type', 'x.name', 'x.year', 'x.poster_path', 'x.is_anime'])
+      .where('r.title_id', '=', titleId)
+      .orderBy((o) => o.fn('array_position', ['r.recommended_ids', 'x.id'])),
+  );
+
 export type TitleDetailQuery = {
   type: 'movie' | 'show';
   movieDbId: number;
@@ -77,11 +85,10 @@ export type TitleDetailQuery = {
 
 /**
  * The catalog title with season stats (shows only: absent for a movie), the users' average rating, the
- * featured lists containing it and, where the token may see them, the user's interaction, latest
- * watches, lists and collection items (each absent when not visible): one statement, no row when there
- * is no such title. Recommendations are read apart (recommendationsQuery) because they are the same for
- * every user (the service caches them). One text per type, scope and visible state: a few dozen at
- * most, so it runs as a named statement.
+ * featured lists containing it, its recommendations (precomputed: catalog/recommendations.ts) and, where
+ * the token may see them, the user's interaction, latest watches, lists and collection items (each
+ * absent when not visible): one statement, no row when there is no such title. One text per type, scope
+ * and visible state: a few dozen at most, so it runs as a named statement.
  */
 export function titleDetailQuery(k: Kysely<Tables>, q: TitleDetailQuery) {
   const { historyOf, ratingsOf, listsOf, collectionOf } = q.state;
@@ -130,6 +137,7 @@ export function titleDetailQuery(k: Kysely<Tables>, q: TitleDetailQuery) {
         'c.average as community_average',
         'c.count as community_count',
       ])
+      .select((s) => recommendedFor(s.ref('t.id')).as('recommendations'))
       .$if(q.type === 'show', (b) =>
         b.select((s) => jsonArrayFrom(seasonRows(s.ref('t.id'), q.today, historyOf).orderBy('s.season_number')).as('season_stats')),
       )
@@ -182,55 +190,6 @@ export async function findTitleDetail(em: EntityManager, q: TitleDetailQuery) {
   const [row] = await prepared(em, titleDetailStatement(q));
   return row;
 }
-
-/**
- * Titles like this one (no rows: no such title, or nothing shares a genre): of the same type and
- * anime-ness, the most popular ones sharing a genre, ranked by the number of genres shared, then
- * popularity. The same for every user, so the service caches the answer.
- */
-export function recommendationsQuery(k: Kysely<Tables>, q: { type: 'movie' | 'show'; movieDbId: number }) {
-  return k
-    .selectFrom('title as t')
-    .innerJoinLateral(
-      (j) =>
-        j
-          .selectFrom((f) =>
-            f
-              .selectFrom('title as x')
-              .select(['x.id', 'x.movie_db_id', 'x.type', 'x.name', 'x.year', 'x.poster_path', 'x.is_anime', 'x.popularity', 'x.genres'])
-              .whereRef('x.type', '=', 't.type')
-              .whereRef('x.is_anime', '=', 't.is_anime')
-              .where('x.genres', '&&', f.ref('t.genres'))
-              .whereRef('x.id', '<>', 't.id')
-              .orderBy('x.popularity', 'desc')
-              .orderBy('x.id')
-              .limit(f.lit(RECOMMENDATION_CANDIDATES))
-              .as('c'),
-          )
-          .selectAll('c')
-          .select((s) =>
-            s
-              .selectFrom(s.fn<{ g: string }>('unnest', ['c.genres']).as('g'))
-              .select((g) => g.fn.countAll().as('n'))
-              .where('g.g', '=', s.fn.any('t.genres'))
-              .as('shared'),
-          )
-          .orderBy('shared', 'desc')
-          .orderBy('c.popularity', 'desc')
-          .orderBy('c.id')
-          .limit(j.lit(RECOMMENDATIONS_LIMIT))
-          .as('r'),
-      (on) => on.onTrue(),
-    )
-    .select(['r.movie_db_id', 'r.type', 'r.name', 'r.year', 'r.poster_path', 'r.is_anime'])
-    .where('t.type', '=', q.type)
-    .where('t.movie_db_id', '=', q.movieDbId)
-    .orderBy('r.shared', 'desc')
-    .orderBy('r.popularity', 'desc')
-    .orderBy('r.id');
-}
-
-export const findRecommendations = (em: EntityManager, q: { type: 'movie' | 'show'; movieDbId: number }) => recommendationsQuery(db(em), q).execute();
 
 export type CalendarQuery = { userId: string; from: string; until: string; withWatched: boolean };
 

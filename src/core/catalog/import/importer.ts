@@ -18,6 +18,7 @@ import {
   type PatchRow,
   type SeasonRow,
 } from './normalize.ts';
+import { refreshRecommendations } from '../recommendations.ts';
 import { insertOrPatchTitles, patchTitles, upsertEpisodes, upsertSeasons, upsertTitles, vacuumCatalog } from './repository.ts';
 import type { CatalogSource, ImportProgress, ImportResult } from './types.ts';
 
@@ -172,7 +173,8 @@ async function importSource(
 
 /**
  * Imports each source in turn; one result per source, in the same order. Call it outside a transaction:
- * it makes its own per batch, and vacuums at the end.
+ * it makes its own per batch. At the end it recomputes every title's recommendations (a new title or a
+ * changed popularity can change any title's list) and vacuums.
  */
 export async function importCatalog(
   em: EntityManager,
@@ -182,6 +184,7 @@ export async function importCatalog(
 ): Promise<ImportResult[]> {
   const results: ImportResult[] = [];
   for (const source of sources) results.push(await importSource(em, source, onProgress, options));
+  await refreshRecommendations(em);
   // Bulk inserts leave the GIN indexes' pending lists long (every search would scan them: 6-10 ms
   // instead of 0.3 ms) and the planner without statistics (it then scans the whole table).
   await vacuumCatalog(em);

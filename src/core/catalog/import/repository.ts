@@ -185,5 +185,5 @@ export async function upsertEpisodes(tx: EntityManager, rows: Array<EpisodeRow &
  */
 export async function vacuumCatalog(em: EntityManager): Promise<void> {
   // raw: VACUUM is a maintenance command, not a query the builder writes
-  await sql`vacuum analyze title, season, episode`.execute(db(em));
+  await sql`vacuum analyze title, season, episode, title_recommendation`.execute(db(em));
 }
