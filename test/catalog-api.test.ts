@@ -91,6 +91,9 @@ describe('GET /catalog/search', () => {
   it('tolerates typos', async () => {
     expect((await items('/catalog/search?q=spirted%20away'))[0]?.movieDbId).toBe(129);
     expect((await items('/catalog/search?q=the%20matrx'))[0]?.name).toBe('The Matrix');
+    // A typo in each word: still in the first three.
+    expect((await items('/catalog/search?q=spirted%20awey')).slice(0, 3).map((i) => i.movieDbId)).toContain(129);
+    expect((await items('/catalog/search?q=godfater'))[0]?.name).toBe('The Godfather');
   });
 
   it('ranks an exact name above longer names containing it', async () => {
