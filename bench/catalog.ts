@@ -7,23 +7,25 @@
 import { OWN_CLIENT } from '../src/core/db/embedded-guard.ts';
 import fs from 'node:fs';
 import autocannon from 'autocannon';
-import { discoverSql, searchSql } from '../src/core/catalog/queries.ts';
+import { discoverSql, searchRetrySql, searchSql } from '../src/core/catalog/queries.ts';
 import type { Sql } from '../src/core/db/sql.ts';
 import { discoverInput, searchInput } from '../src/core/catalog/schemas.ts';
-import { bareBaseline, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
+import pg from 'pg';
+import { bareBaseline, type BareRequest, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
 import { atLeast, atMost, section, type Section, type Target } from './report.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 
-// Real searches people type, with typos and partial names.
-const SEARCHES = ['spirited away', 'the matrix', 'spirted away', 'ghost in the shell', 'star wars', 'toy story', 'the godfather', 'alien',
+// Real searches people type, with typos and partial names. One that finds nothing is retried looser by
+// the service (a typo in every word, "spirted awey"); its baseline runs the retry too (withRetries).
+const SEARCHES = ['spirited away', 'the matrix', 'spirted away', 'spirted awey', 'godfater', 'ghost in the shell', 'star wars', 'toy story', 'the godfather', 'alien',
   'lord of the rings', 'harry poter', 'batman', 'amelie', 'naruto', 'cowboy bebop', 'inception', 'pulp fiction', 'the dark knight', 'totoro',
   'jurassic park', 'titanic'];
 const DISCOVERS = ['type=movie', 'type=movie&genre=Comedy&yearFrom=1990&yearTo=1999', 'category=anime&sort=rating', 'type=show&sort=release_date',
   'language=fr&minRating=7', 'type=movie&genre=Horror&sort=rating&limit=50', 'category=movie&yearFrom=2010&sort=name'];
 
-type Case = { name: string; paths: string[]; statements: Sql[] };
+type Case = { name: string; paths: string[]; statements: BareRequest[] };
 
 const cases: Case[] = [
   {
@@ -37,6 +39,23 @@ const cases: Case[] = [
     statements: DISCOVERS.map((p) => discoverSql(discoverInput.parse(Object.fromEntries(new URLSearchParams(p))))),
   },
 ];
+
+/** The search statements, each followed by the service's retry where it finds nothing. */
+async function withRetries(target: string | { host: string; port: number }, statements: BareRequest[]): Promise<BareRequest[]> {
+  const client = new pg.Client(typeof target === 'string' ? { connectionString: target } : { ...target, user: 'postgres', database: 'postgres' });
+  await client.connect();
+  try {
+    const out: BareRequest[] = [];
+    for (const [i, st] of statements.entries()) {
+      const one = st as Sql;
+      const found = (await client.query({ text: one.text, values: one.params })).rowCount;
+      out.push(found ? one : [one, ...searchRetrySql(searchInput.parse({ q: SEARCHES[i]! }))]);
+    }
+    return out;
+  } finally {
+    await client.end();
+  }
+}
 
 async function throughService(url: string, paths: string[]): Promise<Figures> {
   // A short warm-up first, so both sides are measured with warm caches.
@@ -76,8 +95,9 @@ async function measureCatalog(mode: 'services' | 'embedded', dataDir: string): P
   let service = await startService({ ...where, CATALOG_CACHE_SECONDS: '0' });
   try {
     for (const c of cases) {
-      await bareBaseline(bareTarget, c.statements, CONNECTIONS, 2);
-      record(c.name, 'bare', await bareBaseline(bareTarget, c.statements, CONNECTIONS, SECONDS));
+      const statements = c.name === 'search' ? await withRetries(bareTarget, c.statements) : c.statements;
+      await bareBaseline(bareTarget, statements, CONNECTIONS, 2);
+      record(c.name, 'bare', await bareBaseline(bareTarget, statements, CONNECTIONS, SECONDS));
       record(c.name, 'uncached', await throughService(service.url, c.paths));
     }
   } finally {
@@ -112,6 +132,7 @@ export function catalogSection(b: CatalogBench): Section {
     const search = b.results.find((r) => r.case === 'search');
     if (search) targets.push(atMost(2, 'search p99 at most 20 ms (answers cached, as deployed)', search.cached.p99, 20));
     if (search) targets.push(atMost(2, 'search p99 at most 20 ms, cache off (every request runs its SQL)', search.uncached.p99, 20));
+    if (search) targets.push(atMost(19, 'search p99 at most 40 ms, cache off, typo searches included', search.uncached.p99, 40));
     for (const r of b.results) targets.push(atLeast(2, `${r.case}: service throughput at least 0.5x the bare baseline (cache off)`, r.ratio, 0.5));
   }
   return section(`Catalog (${b.mode} mode)`, `Catalog search and discover over ${b.titles.toLocaleString('en')} titles, ${CONNECTIONS} connections, public API (no token). The service runs with its answer cache (\`CATALOG_CACHE_SECONDS\` default, warm) and with it off; the baseline is the same SQL through bare \`pg\`.`, {

@@ -172,24 +172,40 @@ export function percentile(sorted: number[], p: number): number {
 export type BareRequest = Sql | Sql[];
 
 /** The same statements through a bare `pg` pool, `connections` loops at once, for `seconds`. */
-export async function bareBaseline(connectionString: string | { host: string; port: number }, statements: BareRequest[], connections: number, seconds: number): Promise<Figures> {
+export function bareBaseline(connectionString: string | { host: string; port: number }, statements: BareRequest[], connections: number, seconds: number): Promise<Figures> {
+  const end = Date.now() + seconds * 1000;
+  return runBare(connectionString, connections, (worker, i) => (Date.now() < end ? statements[(worker + i) % statements.length] : undefined));
+}
+
+/** Each request's statements exactly once, `connections` loops taking the next request in turn. */
+export function bareOnce(connectionString: string, statements: BareRequest[], connections: number): Promise<Figures> {
+  let next = 0;
+  return runBare(connectionString, connections, () => statements[next++]);
+}
+
+/**
+ * `connections` loops, each on its own connection (a request's statements may form a transaction), each
+ * running the requests `take` gives it until it gives none.
+ */
+async function runBare(connectionString: string | { host: string; port: number }, connections: number, take: (worker: number, i: number) => BareRequest | undefined): Promise<Figures> {
   const pool = new pg.Pool({
     ...(typeof connectionString === 'string' ? { connectionString } : { ...connectionString, user: 'postgres', database: 'postgres' }),
     max: connections,
   });
-  const queries = statements;
   const latencies: number[] = [];
-  const end = Date.now() + seconds * 1000;
   const started = process.hrtime.bigint();
   await Promise.all(
     Array.from({ length: connections }, async (_, worker) => {
-      let i = worker;
-      while (Date.now() < end) {
-        const q = queries[i++ % queries.length]!;
-        const t = process.hrtime.bigint();
-        // Named where the service names it (core/db/prepared.ts), under the same name.
-        for (const one of Array.isArray(q) ? q : [q]) await pool.query({ name: one.prepare ? statementName(one.text) : undefined, text: one.text, values: one.params });
-        latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+      const client = await pool.connect();
+      try {
+        for (let i = 0, q = take(worker, 0); q !== undefined; q = take(worker, ++i)) {
+          const t = process.hrtime.bigint();
+          // Named where the service names it (core/db/prepared.ts), under the same name.
+          for (const one of Array.isArray(q) ? q : [q]) await client.query({ name: one.prepare ? statementName(one.text) : undefined, text: one.text, values: one.params });
+          latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
+        }
+      } finally {
+        client.release();
       }
     }),
   );
@@ -230,6 +246,23 @@ export async function loadPaths(url: string, token: string, paths: string[], con
   const r = await autocannon({ ...opts, duration: seconds });
   if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);
   return { requestsPerSecond: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
+}
+
+/**
+ * GETs of `paths` through the service, each exactly once (the connections take the next path in turn),
+ * without a warm-up: what first views cost, before anything the service or the database keeps is warm.
+ */
+export async function loadPathsOnce(url: string, token: string, paths: string[], connections: number): Promise<Figures> {
+  let next = 0;
+  const r = await autocannon({
+    url,
+    connections,
+    amount: paths.length,
+    headers: { authorization: `Bearer ${token}` },
+    requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: paths[next++ % paths.length]! }) }],
+  });
+  if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);
+  return { requestsPerSecond: r.requests.total / r.duration, p50: r.latency.p50, p99: r.latency.p99, requests: r.requests.total };
 }
 
 /** Whether `wrk` (Debian package wrk) is installed: the lighter load generator below needs it. */

@@ -1,14 +1,16 @@
 // The user's library under load (services mode, 16 connections): the title detail with full user state
 // (every read scope) of a user with 5,000 history entries, 500 ratings, 20 lists, favourites and show
-// statuses, over the titles that user has state on; and `GET /me/history` pages. Requests/s, p50, p99
-// through the whole service, and the same SQL through a bare `pg` pool in the same run as the baseline.
+// statuses, over titles drawn uniformly from the whole catalog (DRAWN_TITLES distinct ones, each viewed
+// once: cold; then again: warm) and over the titles that user has state on; and `GET /me/history`
+// pages. Requests/s, p50, p99 through the whole service, and the same SQL through a bare `pg` pool in
+// the same run as the baseline.
 //
 // The baseline runs, for each request, exactly the statements the service runs for it, in the same
 // order: the bearer token's verification (oauth/bearer.ts, one statement), then the title detail's one
-// statement (core/titles/queries.ts: the title, season stats, community rating, featured lists and the
-// user's interaction, watches, lists and collection) or the history page. Recommendations are served
-// from the catalog cache (the same for every user); their statement is timed on its own through bare pg.
-// The older baseline (the title statement alone, without the lists, collection and featured lists
+// statement (core/titles/queries.ts: the title, season stats, recommendations, community rating,
+// featured lists and the user's interaction, watches, lists and collection) or the history page. The
+// title detail has no cache in the service: "cold" is each title's first view in the run (the
+// baseline's cold pass draws its own titles, so neither warms the other's). The older baseline (the title statement alone, without the lists, collection and featured lists
 // the service read in three more statements until they were folded into it) is printed too, for
 // comparison with earlier runs. GET /me is measured too: the cost of any platform request on this machine.
 // The service names the token check, the title statement and the history page (core/db/prepared.ts);
@@ -24,10 +26,10 @@ import { logWatches, type WatchInput } from '../src/core/library/history-write.t
 import { historyPageSql } from '../src/core/library/history-read.ts';
 import { setRating } from '../src/core/library/ratings-write.ts';
 import { encodeCursor } from '../src/core/paging/cursor.ts';
-import { recommendationsSql, titleDetailSql } from '../src/core/titles/queries.ts';
+import { titleDetailSql } from '../src/core/titles/queries.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
 import { tokenSql } from '../src/oauth/bearer.ts';
-import { bareBaseline, benchDatabaseUrl, type BareRequest, type Figures, formatRow, hasWrk, loadPaths, loadPathsWrk, prepareCatalog, recountListsOf, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
+import { bareBaseline, bareOnce, benchDatabaseUrl, type BareRequest, type Figures, formatRow, hasWrk, loadPaths, loadPathsOnce, loadPathsWrk, prepareCatalog, recountListsOf, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
 import { atLeast, atMost, section, type Growth, type Section } from './report.ts';
 
 const CONNECTIONS = 16;
@@ -40,6 +42,8 @@ const RATINGS = 500;
 const LISTS = 20;
 const LIST_ITEMS = 50;
 const DETAIL_TITLES = 60;
+/** Titles drawn from the whole catalog for the cold and warm title-detail runs (twice: service, baseline). */
+const DRAWN_TITLES = 6000;
 const HISTORY_PAGE = 50;
 const HISTORY_PAGES = 20;
 const DAY_MS = 86_400_000;
@@ -108,6 +112,11 @@ export async function seedUser(db: Database, databaseUrl: string): Promise<Seede
   return { userId: user.id, token, detailTitles };
 }
 
+/** `count` distinct titles drawn uniformly from the whole catalog, in random order (a new draw each run). */
+async function drawTitles(db: Database, count: number): Promise<TitleRow[]> {
+  return query<TitleRow>(db.orm.em.fork(), { text: 'select id, type, movie_db_id from title order by random() limit $1', params: [count] });
+}
+
 /** The /me/history page paths (first page, then each page's cursor) and the same statements for pg. */
 async function historyPages(url: string, token: string, userId: string): Promise<{ paths: string[]; statements: BareRequest[] }> {
   const paths: string[] = [];
@@ -160,8 +169,8 @@ export type LibraryBench = {
   titles: number;
   /** GET /me in the same run: what any platform request costs here (bearer check, pipeline), for scale. */
   floor: Figures;
-  /** The recommendations statement through bare pg: what a title costs when its cached answer expired. */
-  recommendations: Figures;
+  /** Title detail over DRAWN_TITLES titles of the whole catalog, each viewed once (service and baseline draw their own). */
+  cold: { service: Figures; bare: Figures; ratio: number };
   results: Array<{ case: string; service: Figures; bare: Figures; ratio: number }>;
   /** The same cases' service figures with wrk as the load generator (when installed): less of the shared CPU. */
   wrk: Array<{ case: string; service: Figures; ratio: number }>;
@@ -194,12 +203,11 @@ export async function benchLibrary(): Promise<LibraryBench> {
   const skipped: string[] = [];
   const growth: Growth[] = [];
   let floor: Figures;
-  let recommendations: Figures;
+  let cold: LibraryBench['cold'];
   let titleStatementAlone: Figures;
   const service = await startService({ DATABASE_URL: databaseUrl });
   try {
     floor = await loadPaths(service.url, seeded.token, ['/api/platform/v1/me'], CONNECTIONS, SECONDS);
-    recommendations = await bareBaseline(databaseUrl, seeded.detailTitles.map((t) => recommendationsSql({ type: t.type, movieDbId: t.movie_db_id })), CONNECTIONS, SECONDS);
     const u = seeded.userId;
     const detailSql = (t: TitleRow, full: boolean) =>
       titleDetailSql({
@@ -211,7 +219,18 @@ export async function benchLibrary(): Promise<LibraryBench> {
         featured: full,
       });
     titleStatementAlone = await bareBaseline(databaseUrl, seeded.detailTitles.map((t) => detailSql(t, false)), CONNECTIONS, SECONDS);
+    const drawn = await drawTitles(db, DRAWN_TITLES * 2);
+    const [served, baseline] = [drawn.slice(0, DRAWN_TITLES), drawn.slice(DRAWN_TITLES)];
+    const detailPath = (t: TitleRow) => `/api/platform/v1/title/${t.type}/${t.movie_db_id}`;
+    const coldService = await loadPathsOnce(service.url, seeded.token, served.map(detailPath), CONNECTIONS);
+    const coldBare = await bareOnce(databaseUrl, baseline.map((t) => [tokenSql(seeded.token), detailSql(t, true)]), CONNECTIONS);
+    cold = { service: coldService, bare: coldBare, ratio: coldService.requestsPerSecond / coldBare.requestsPerSecond };
     const cases: Array<{ name: string; paths: string[]; statements: BareRequest[] }> = [
+      {
+        name: `title detail, ${DRAWN_TITLES.toLocaleString('en')} titles of the whole catalog, warm`,
+        paths: served.map(detailPath),
+        statements: served.map((t) => [tokenSql(seeded.token), detailSql(t, true)]),
+      },
       {
         name: 'title detail, full user state',
         paths: seeded.detailTitles.map((t) => `/api/platform/v1/title/${t.type}/${t.movie_db_id}`),
@@ -242,24 +261,26 @@ export async function benchLibrary(): Promise<LibraryBench> {
     await query(db.orm.em.fork(), { text: 'delete from app_user where id = $1', params: [seeded.userId] });
     await db.close();
   }
-  return { titles, floor, recommendations, results, wrk, floorWrk, titleStatementAlone, growth, skipped };
+  return { titles, floor, cold, results, wrk, floorWrk, titleStatementAlone, growth, skipped };
 }
 
 export function printLibrary(b: LibraryBench): void {
   console.log(`\nlibrary (services mode, ${b.titles} titles; user with ${HISTORY} history entries, ${RATINGS} ratings, ${LISTS} lists; ${CONNECTIONS} connections, ${SECONDS} s each)`);
   console.log(formatRow('  GET /me (any platform request, for scale)', b.floor));
+  console.log(formatRow(`  title detail, ${DRAWN_TITLES} titles of the whole catalog, cold: service`, b.cold.service));
+  console.log(formatRow(`  title detail, ${DRAWN_TITLES} other titles, cold: same SQL through bare pg`, b.cold.bare));
+  console.log(`  title detail, cold: service / bare throughput ratio ${b.cold.ratio.toFixed(2)}`);
   for (const r of b.results) {
     console.log(formatRow(`  ${r.case}: service`, r.service));
     console.log(formatRow(`  ${r.case}: same SQL through bare pg`, r.bare));
     console.log(`  ${r.case}: service / bare throughput ratio ${r.ratio.toFixed(2)}`);
-    if (r.case.startsWith('title detail')) {
+    if (r.case.startsWith('title detail, full')) {
       console.log(formatRow('  title statement alone (older baseline) via bare pg', b.titleStatementAlone));
       console.log(`  ${r.case}: service / older baseline ratio ${(r.service.requestsPerSecond / b.titleStatementAlone.requestsPerSecond).toFixed(2)}`);
     }
   }
   if (b.floorWrk) console.log(formatRow('  GET /me, wrk', b.floorWrk));
   for (const w of b.wrk) console.log(`${formatRow(`  ${w.case}: service, wrk`, w.service)}   ratio ${w.ratio.toFixed(2)}`);
-  console.log(formatRow('  recommendations SQL (cached by the service) via bare pg', b.recommendations));
   for (const g of b.growth) {
     console.log(formatRow(`  ${g.endpoint}, ${g.small.size} entries`, g.small.figures));
     console.log(formatRow(`  ${g.endpoint}, ${g.large.size} entries`, g.large.figures));
@@ -270,18 +291,25 @@ export function printLibrary(b: LibraryBench): void {
 export function librarySection(b: LibraryBench): Section {
   return section(
     'Library: title detail and history (services mode)',
-    `A user with ${HISTORY.toLocaleString('en')} history entries, ${RATINGS} ratings and ${LISTS} lists; ${CONNECTIONS} connections over ${b.titles.toLocaleString('en')} titles. The baseline runs, per request, the statements the service runs (bearer verification, then the title detail's one statement or the history page). \`GET /me\` is any platform request's floor on this machine.`,
+    `A user with ${HISTORY.toLocaleString('en')} history entries, ${RATINGS} ratings and ${LISTS} lists; ${CONNECTIONS} connections over ${b.titles.toLocaleString('en')} titles. The baseline runs, per request, the statements the service runs (bearer verification, then the title detail's one statement, recommendations included, or the history page). The title detail has no cache: cold is each of ${DRAWN_TITLES.toLocaleString('en')} titles drawn uniformly from the catalog viewed once (the baseline draws ${DRAWN_TITLES.toLocaleString('en')} others), warm the same titles again; the full-user-state row cycles ${DETAIL_TITLES} titles the user has state on. \`GET /me\` is any platform request's floor on this machine.`,
     {
       measures: [
         { label: 'GET /me (floor of any platform request)', figures: b.floor },
+        { label: `title detail, ${DRAWN_TITLES.toLocaleString('en')} titles of the whole catalog, cold (each viewed once)`, figures: b.cold.service, baseline: { label: `same statements, ${DRAWN_TITLES.toLocaleString('en')} other titles once, bare pg`, figures: b.cold.bare } },
         ...b.results.map((r) => ({ label: r.case, figures: r.service, baseline: { label: 'same statements, bare pg', figures: r.bare } })),
-        ...b.results.filter((r) => r.case.startsWith('title detail')).map((r) => ({ label: `${r.case} (vs the title statement alone)`, figures: r.service, baseline: { label: 'title statement alone, bare pg', figures: b.titleStatementAlone } })),
+        ...b.results.filter((r) => r.case.startsWith('title detail, full')).map((r) => ({ label: `${r.case} (vs the title statement alone)`, figures: r.service, baseline: { label: 'title statement alone, bare pg', figures: b.titleStatementAlone } })),
         ...(b.floorWrk ? [{ label: 'GET /me, load from wrk instead of autocannon', figures: b.floorWrk }] : []),
         ...b.wrk.map((w) => ({ label: `${w.case}, load from wrk instead of autocannon`, figures: w.service, baseline: { label: 'same statements, bare pg', figures: b.results.find((r) => r.case === w.case)!.bare } })),
-        { label: 'recommendations statement, bare pg (served from the catalog cache)', figures: b.recommendations },
       ],
       values: b.skipped.map((s) => ({ label: 'Skipped', value: s })),
       targets: [
+        atLeast(19, 'title detail over 5,000+ titles, cold: at least 0.5x the baseline', b.cold.ratio, 0.5),
+        atMost(19, 'title detail over 5,000+ titles, cold: p99 at most 30 ms', b.cold.service.p99, 30),
+        ...b.results.filter((r) => r.case.includes('whole catalog')).flatMap((r) => [
+          atLeast(19, `${r.case}: at least 0.5x the baseline`, r.ratio, 0.5),
+          atMost(19, `${r.case}: p99 at most 30 ms`, r.service.p99, 30),
+        ]),
+        ...b.results.filter((r) => r.case.startsWith('GET /me/history')).map((r) => atLeast(19, `${r.case}: at least 0.6x the baseline`, r.ratio, 0.6)),
         ...b.results.flatMap((r) => [atMost(5, `${r.case}: p99 at most 25 ms`, r.service.p99, 25), atLeast(5, `${r.case}: at least 0.5x the baseline`, r.ratio, 0.5)]),
         ...b.wrk.map((w) => atMost(5, `${w.case}: p99 at most 25 ms (load from wrk)`, w.service.p99, 25)),
       ],
