@@ -89,16 +89,45 @@ function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
   }
 }
 
-// Peak RSS of every service started since the last takeServicePeakRss(): the report's memory figure
-// per benchmark. Sampled every 250 ms while it runs and read once more (VmHWM, the kernel's own peak)
-// just before it is stopped, so a peak between samples is not missed.
+// Peak RSS and heap of every service started since the last takeServicePeaks(): the report's memory
+// figures per benchmark. RSS is sampled every 250 ms while it runs and read once more (VmHWM, the
+// kernel's own peak) just before it is stopped, so a peak between samples is not missed; heap use is
+// what the service reports of itself (heap-probe.ts) every 250 ms.
 let servicePeakKiB = 0;
+let servicePeakHeapBytes = 0;
 
-/** The highest RSS of the services started since the last call, in MiB (null: none measured), and reset. */
-export function takeServicePeakRss(): number | null {
-  const peak = servicePeakKiB;
+/** The highest RSS and heap used of the services started since the last call, in MiB (null: none measured), and reset. */
+export function takeServicePeaks(): { rssMiB: number | null; heapUsedMiB: number | null } {
+  const peaks = { rssMiB: servicePeakKiB > 0 ? servicePeakKiB / 1024 : null, heapUsedMiB: servicePeakHeapBytes > 0 ? servicePeakHeapBytes / 2 ** 20 : null };
   servicePeakKiB = 0;
-  return peak > 0 ? peak / 1024 : null;
+  servicePeakHeapBytes = 0;
+  return peaks;
+}
+
+/**
+ * The Node options `npm start` runs the service with (package.json's start script: V8's heap sizing),
+ * so the benchmarked process is the deployed one.
+ */
+export function startOptions(): string[] {
+  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
+  const words = start.split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts') throw new Error(`package.json start script is not "node [options] src/main.ts": ${start}`);
+  return words.slice(1, -1);
+}
+
+/**
+ * `node src/main.ts` as `npm start` runs it, with `env` over this process's environment and the heap
+ * probe reporting into the peaks; its stderr inherited or piped. Its RSS is not sampled (sampleRss).
+ */
+export function spawnService(env: Record<string, string>, stderr: 'inherit' | 'pipe'): ChildProcess {
+  const child = spawn(process.execPath, [...startOptions(), '--import', path.join(root, 'bench/heap-probe.ts'), path.join(root, 'src/main.ts')], {
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'ignore', stderr, 'ipc'],
+  });
+  child.on('message', (m: { heapUsed?: number }) => {
+    if (typeof m.heapUsed === 'number') servicePeakHeapBytes = Math.max(servicePeakHeapBytes, m.heapUsed);
+  });
+  return child;
 }
 
 /** Samples `child`'s RSS into the peak until the returned function is called (call it before stopping the child). */
@@ -122,10 +151,7 @@ export function sampleRss(child: ChildProcess): () => void {
  */
 export async function startService(env: Record<string, string>): Promise<Service> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn(process.execPath, [path.join(root, 'src/main.ts')], {
-    env: { ...process.env, PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
+  const child = spawnService({ PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env }, 'inherit');
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;
   for (;;) {

@@ -32,8 +32,9 @@ export type Section = {
   values: Value[];
   targets: Target[];
   growth: Growth[];
-  /** Filled by run.ts: the highest RSS of the service processes during this benchmark, and its wall time. */
+  /** Filled by run.ts: the highest RSS and heap used of the service processes during this benchmark, and its wall time. */
   peakRssMiB?: number | null;
+  peakHeapUsedMiB?: number | null;
   seconds?: number;
 };
 
@@ -197,9 +198,12 @@ export function renderMarkdown(run: Run): string {
   out.push(
     '## Peak memory of the service under load',
     '',
-    '| Benchmark | Peak RSS | Wall time |',
-    '|---|---:|---:|',
-    ...run.sections.map((s) => `| ${s.title} | ${s.peakRssMiB == null ? 'n/a (no service process)' : `${s.peakRssMiB.toFixed(0)} MiB`} | ${s.seconds == null ? '' : `${s.seconds.toFixed(0)} s`} |`),
+    '| Benchmark | Peak RSS | Peak heap used | Wall time |',
+    '|---|---:|---:|---:|',
+    ...run.sections.map(
+      (s) =>
+        `| ${s.title} | ${s.peakRssMiB == null ? 'n/a (no service process)' : `${s.peakRssMiB.toFixed(0)} MiB`} | ${s.peakHeapUsedMiB == null ? '' : `${s.peakHeapUsedMiB.toFixed(0)} MiB`} | ${s.seconds == null ? '' : `${s.seconds.toFixed(0)} s`} |`,
+    ),
     '',
   );
   for (const s of run.sections) {

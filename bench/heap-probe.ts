@@ -1,0 +1,10 @@
+// Loaded into each benchmarked service with `--import` (lib.ts startService): sends the service's heap
+// use to the benchmark over the IPC channel every 250 ms, so the report gives heap beside RSS. It never
+// keeps the service alive: the channel and the timer are unreferenced.
+if (process.send) {
+  process.channel?.unref();
+  setInterval(() => {
+    const { heapUsed, heapTotal } = process.memoryUsage();
+    process.send?.({ heapUsed, heapTotal });
+  }, 250).unref();
+}
