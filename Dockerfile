@@ -42,5 +42,6 @@ HEALTHCHECK --interval=15s --timeout=3s --start-period=30s --retries=3 \
 # Node is PID 1 and src/main.ts handles SIGTERM and SIGINT itself (graceful shutdown), so `docker stop`
 # reaches it directly. Run with `docker run --init` (compose: `init: true`) so a zombie reaper sits in
 # front of it for any child processes.
+# V8's heap sizing as `npm start` sets it (package.json; see the README's "Memory"): a test keeps the two equal.
 STOPSIGNAL SIGTERM
-CMD ["node", "src/main.ts"]
+CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "src/main.ts"]

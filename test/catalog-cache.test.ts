@@ -1,4 +1,5 @@
-// The catalog answer cache: shared loads, expiry, failures not remembered, and off at 0 seconds.
+// The catalog answer cache: shared loads, expiry, failures not remembered, bounded by size, and off at 0
+// seconds.
 import { describe, expect, it, vi } from 'vitest';
 import { createCatalogCache } from '../src/core/catalog/cache.ts';
 
@@ -28,6 +29,22 @@ describe('createCatalogCache', () => {
     const cache = createCatalogCache(60);
     await expect(cache.get('k', async () => Promise.reject(new Error('db down')))).rejects.toThrow('db down');
     expect(await cache.get('k', async () => ({ ok: true }))).toEqual({ ok: true });
+  });
+
+  it('holds answers up to its size, dropping the least recently used first', async () => {
+    // Each answer: key (2 characters) + JSON (1,000 + 10 characters).
+    const answer = (n: number) => ({ s: String(n).padStart(1000, 'x') });
+    const cache = createCatalogCache(60, 3 * 1012);
+    for (let n = 1; n <= 4; n++) await cache.get(`k${n}`, async () => answer(n));
+    expect(cache.stats().size).toBe(3);
+    const load = vi.fn(async () => answer(1));
+    await cache.get('k1', load);
+    expect(load).toHaveBeenCalledTimes(1); // k1 was dropped
+    await cache.get('k4', load);
+    expect(load).toHaveBeenCalledTimes(1); // k4 was kept
+    // An answer larger than the whole cache is answered, not kept.
+    await cache.get('big', async () => ({ s: 'y'.repeat(5000) }));
+    expect(cache.stats().size).toBe(3);
   });
 
   it('loads every time when set to 0 seconds', async () => {
