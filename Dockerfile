@@ -20,7 +20,10 @@ WORKDIR /app
 # package (the image has its own Node 24), the test and lint tools; the optional catalog data packages
 # (demo movies and anime) stay, for `admin catalog:import`. argon2 ships prebuilt binaries for
 # linux x64/arm64 (glibc), so no compiler is needed.
+# npm ci's postinstall writes the embedded database's initialised cluster (src/core/db/embedded-template.ts,
+# which needs nothing else of the sources).
 COPY package.json package-lock.json ./
+COPY src/core/db/embedded-template.ts ./src/core/db/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 
 COPY --chown=root:root tsconfig.json ./

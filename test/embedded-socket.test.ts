@@ -9,6 +9,7 @@ import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_SHARED_BUFFERS } from '../src/core/db/embedded.ts';
 import { OWN_CLIENT } from '../src/core/db/embedded-guard.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { runAdmin } from './helpers/cli.ts';
@@ -67,6 +68,17 @@ describe.skipIf(servicesMode)('the embedded database socket while the service ru
     }
     const res = await runAdmin(app, 'jobs:status', '--runs', '1');
     expect(res.code).toBe(0);
+  });
+
+  it('runs PostgreSQL with 32 MB of shared buffers (its WebAssembly memory never shrinks)', async () => {
+    const client = connect(OWN_CLIENT);
+    await client.connect();
+    try {
+      expect((await client.query<{ shared_buffers: string }>('show shared_buffers')).rows).toEqual([{ shared_buffers: EMBEDDED_SHARED_BUFFERS }]);
+      expect(EMBEDDED_SHARED_BUFFERS).toBe('32MB');
+    } finally {
+      await client.end();
+    }
   });
 
   it('db:serve refuses while the server owns the database', async () => {
