@@ -41,7 +41,8 @@ describe('Dockerfile', () => {
     expect(instruction('RUN').some((l) => /npm ci --omit=dev/.test(l))).toBe(true);
     expect(instruction('USER')).toEqual(['USER node']);
     expect(instruction('EXPOSE')).toEqual(['EXPOSE 3000']);
-    expect(instruction('CMD')).toEqual(['CMD ["node", "src/main.ts"]']);
+    // npm start's command, V8 heap options included (test/start-options.test.ts keeps the two equal).
+    expect(instruction('CMD')).toEqual(['CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "src/main.ts"]']);
     for (const dir of ['src', 'migrations']) expect(instruction('COPY').some((l) => l.includes(` ${dir} `))).toBe(true);
   });
 
