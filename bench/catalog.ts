@@ -11,7 +11,7 @@ import { discoverSql, searchRetrySql, searchSql } from '../src/core/catalog/quer
 import type { Sql } from '../src/core/db/sql.ts';
 import { discoverInput, searchInput } from '../src/core/catalog/schemas.ts';
 import pg from 'pg';
-import { bareBaseline, type BareRequest, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
+import { bareBaseline, bareConnection, type BareRequest, benchDatabaseUrl, formatRow, prepareCatalog, startService, tempDataDir, type Figures } from './lib.ts';
 import { atLeast, atMost, section, type Section, type Target } from './report.ts';
 
 const CONNECTIONS = 16;
@@ -43,7 +43,7 @@ const cases: Case[] = [
 
 /** The search statements, each followed by the service's retry where it finds nothing. */
 async function withRetries(target: string | { host: string; port: number }, statements: BareRequest[]): Promise<BareRequest[]> {
-  const client = new pg.Client(typeof target === 'string' ? { connectionString: target } : { ...target, user: 'postgres', database: 'postgres' });
+  const client = new pg.Client(bareConnection(target));
   await client.connect();
   try {
     const out: BareRequest[] = [];

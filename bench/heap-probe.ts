@@ -4,7 +4,6 @@
 if (process.send) {
   process.channel?.unref();
   setInterval(() => {
-    const { heapUsed, heapTotal } = process.memoryUsage();
-    process.send?.({ heapUsed, heapTotal });
+    process.send?.({ heapUsed: process.memoryUsage().heapUsed });
   }, 250).unref();
 }

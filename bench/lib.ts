@@ -209,15 +209,17 @@ export function bareOnce(connectionString: string, statements: BareRequest[], co
   return runBare(connectionString, connections, () => statements[next++]);
 }
 
+/** A bare `pg` connection's settings: a PostgreSQL URL, or the embedded database's socket. */
+export function bareConnection(target: string | { host: string; port: number }): pg.ClientConfig {
+  return typeof target === 'string' ? { connectionString: target } : { ...target, user: 'postgres', database: 'postgres' };
+}
+
 /**
  * `connections` loops, each on its own connection (a request's statements may form a transaction), each
  * running the requests `take` gives it until it gives none.
  */
 async function runBare(connectionString: string | { host: string; port: number }, connections: number, take: (worker: number, i: number) => BareRequest | undefined): Promise<Figures> {
-  const pool = new pg.Pool({
-    ...(typeof connectionString === 'string' ? { connectionString } : { ...connectionString, user: 'postgres', database: 'postgres' }),
-    max: connections,
-  });
+  const pool = new pg.Pool({ ...bareConnection(connectionString), max: connections });
   const latencies: number[] = [];
   const started = process.hrtime.bigint();
   await Promise.all(

@@ -56,8 +56,9 @@ function filters<DB extends { t: Tables['title'] }, TB extends keyof DB>(outer: 
 /**
  * Relevance search. Candidates: the query is word-similar to a part of the name (trigrams, threshold 0.6,
  * 0.5 on searchItems' retry: typo and partial-name tolerance, e.g. "spirted away", "harry poter"), or
- * its words match the name or original name (full text). Whole-string similarity (`%`) is left out of the filter: common trigrams
- * ("the") make it match a third of the catalog, ten times the cost for no better first results.
+ * its words match the name or original name (full text). Whole-string similarity (`%`) is left out of
+ * the filter: common trigrams ("the") make it match a third of the catalog, ten times the cost for no
+ * better first results.
  * Score: the best of trigram similarity, word similarity and text rank, an exact-name bonus, a prefix
  * bonus and a small popularity tie-breaker.
  */
@@ -168,7 +169,7 @@ export function trendingQuery(k: Kysely<Tables>, input: TrendingInput) {
 }
 
 /** The word similarity a search retries with when it found nothing (pg_trgm's default, 0.6, first). */
-export const LOOSE_WORD_SIMILARITY = 0.5;
+const LOOSE_WORD_SIMILARITY = 0.5;
 
 /** Sets pg_trgm's word-similarity threshold (`<%`) for the rest of the transaction. */
 export const looseWordSimilarity = (k: Kysely<Tables>) =>

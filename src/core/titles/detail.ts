@@ -57,7 +57,7 @@ function toNativeTitle(row: DetailRow, imageBaseUrl: string): NativeTitle {
   };
 }
 
-export async function titleDetail(deps: CatalogDeps, actor: Actor, input: TitleDetailInput): Promise<TitleDetail> {
+export async function titleDetail(deps: Pick<CatalogDeps, 'em' | 'imageBaseUrl'>, actor: Actor, input: TitleDetailInput): Promise<TitleDetail> {
   const { em, imageBaseUrl } = deps;
   const visible = visiblePrivateFields(actor);
   const scope = input.scope ?? (input.type === 'movie' ? 'title' : 'series');

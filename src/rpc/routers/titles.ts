@@ -34,7 +34,7 @@ export const titlesRouter = router({
     })
     .input(titleDetailInput)
     .output(titleDetailOutput)
-    .query(({ ctx, input }) => titleDetail({ em: ctx.em, imageBaseUrl: ctx.config.imageBaseUrl, cache: ctx.catalogCache }, ctx.actor, input)),
+    .query(({ ctx, input }) => titleDetail({ em: ctx.em, imageBaseUrl: ctx.config.imageBaseUrl }, ctx.actor, input)),
   seasons: platformProcedure('profile:read')
     .meta({
       openapi: {
