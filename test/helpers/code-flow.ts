@@ -17,8 +17,8 @@ export async function discover(app: TestApp, clientId: string, secret?: string |
   });
 }
 
-export async function newCodeClient(app: TestApp, opts: { confidential?: boolean; scopes?: string[] } = {}): Promise<CodeClient> {
-  const created = await makeApp(app, { confidential: opts.confidential ?? false, scopes: opts.scopes, redirectUri: REDIRECT });
+export async function newCodeClient(app: TestApp, opts: { name?: string; confidential?: boolean; scopes?: string[] } = {}): Promise<CodeClient> {
+  const created = await makeApp(app, { name: opts.name, confidential: opts.confidential ?? false, scopes: opts.scopes, redirectUri: REDIRECT });
   const config = await discover(app, created.client_id, created.client_secret);
   return { clientId: created.client_id, secret: created.client_secret, scopes: created.allowed_scopes, config };
 }
@@ -45,8 +45,12 @@ export async function approvedCode(context: BrowserContext, c: CodeClient, opts:
 }
 
 /** Tokens for a new app of the given scopes, through the whole code flow. */
-export async function codeFlowTokens(app: TestApp, context: BrowserContext, opts: { scope?: string; scopes?: string[]; username: string; confidential?: boolean }) {
-  const c = await newCodeClient(app, { scopes: opts.scopes, confidential: opts.confidential });
+export async function codeFlowTokens(
+  app: TestApp,
+  context: BrowserContext,
+  opts: { scope?: string; scopes?: string[]; username: string; confidential?: boolean; name?: string },
+) {
+  const c = await newCodeClient(app, { name: opts.name, scopes: opts.scopes, confidential: opts.confidential });
   const { callback, verifier, state } = await approvedCode(context, c, opts);
   const tokens = await client.authorizationCodeGrant(c.config, callback, { pkceCodeVerifier: verifier, expectedState: state });
   return { client: c, tokens: tokens as client.TokenEndpointResponse & { refresh_token: string; scope: string } };

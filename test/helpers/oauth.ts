@@ -12,9 +12,9 @@ export async function makeUser(app: TestApp, username: string) {
   return createUser(app.db.orm.em.fork(), { username, password: PASSWORD });
 }
 
-export async function makeApp(app: TestApp, opts: { confidential?: boolean; scopes?: string[]; redirectUri?: string; official?: boolean } = {}) {
+export async function makeApp(app: TestApp, opts: { name?: string; confidential?: boolean; scopes?: string[]; redirectUri?: string; official?: boolean } = {}) {
   return createApp(app.db.orm.em.fork(), {
-    name: opts.confidential ? 'Web Tracker' : 'Living Room TV',
+    name: opts.name ?? (opts.confidential ? 'Web Tracker' : 'Living Room TV'),
     redirectUris: [opts.redirectUri ?? 'http://127.0.0.1:8799/callback'],
     scopes: opts.scopes,
     confidential: opts.confidential ?? false,

@@ -1,4 +1,5 @@
-// Account pages: sign in, and the connected apps with a Revoke button each.
+// Account pages: sign in, and the connected apps with a Revoke button each (a table that stacks into a
+// card per app on a phone: class="stack" and a data-label per cell, see layout.ts).
 import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
@@ -17,9 +18,9 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
   const rows = opts.apps
     .map(
       (a) => `<tr>
-        <td><strong>${escapeHtml(a.name)}</strong></td>
-        <td><ul class="scopes">${a.scopes.map((s) => `<li>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</li>`).join('')}</ul></td>
-        <td>First ${when(a.firstUsedAt)}<br>Last ${when(a.lastUsedAt)}</td>
+        <td data-label="App"><strong>${escapeHtml(a.name)}</strong></td>
+        <td data-label="Can"><ul class="scopes">${a.scopes.map((s) => `<li>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</li>`).join('')}</ul></td>
+        <td data-label="Used (UTC)">First ${when(a.firstUsedAt)}<br>Last ${when(a.lastUsedAt)}</td>
         <td><form method="post" action="/account/connected-apps/${encodeURIComponent(a.clientId)}/revoke">
           <input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
           <button type="submit" class="secondary" aria-label="Revoke ${escapeHtml(a.name)}">Revoke</button>
@@ -28,7 +29,7 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
     )
     .join('');
   const list = opts.apps.length
-    ? `<table><thead><tr><th>App</th><th>Can</th><th>Used (UTC)</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
+    ? `<table class="stack"><thead><tr><th>App</th><th>Can</th><th>Used (UTC)</th><th></th></tr></thead><tbody>${rows}</tbody></table>`
     : '<p>No apps are connected to your account.</p>';
   return page(
     'Connected apps',

@@ -1,6 +1,6 @@
 // Sign-in and consent pages of an authorization in progress (code flow and device flow alike).
-import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
+import { scopeList } from './scope-list.ts';
 
 const hidden = (name: string, value: unknown) =>
   value === undefined || value === null ? '' : `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
@@ -16,14 +16,11 @@ export function signInPage(opts: { action: string; csrf: string; appName: string
 export type ConsentForm = { action: string; fields: Record<string, unknown> };
 
 export function consentPage(opts: { appName: string; username: string; scopes: string[]; form: ConsentForm }): string {
-  const items = opts.scopes
-    .map((s) => `<li><strong>${escapeHtml(isScope(s) ? SCOPE_DESCRIPTIONS[s] : s)}</strong> <small>(${escapeHtml(s)})</small></li>`)
-    .join('');
   const fields = Object.entries(opts.form.fields).map(([k, v]) => hidden(k, v)).join('');
   return page(
     'Allow access?',
     `<p><strong>${escapeHtml(opts.appName)}</strong> wants to act for <strong>${escapeHtml(opts.username)}</strong> and be able to:</p>
-     <ul class="scopes">${items}</ul>
+     ${scopeList(opts.scopes)}
      <p><small>You can revoke this at any time from your connected apps.</small></p>
      <form method="post" action="${escapeHtml(opts.form.action)}">
        ${fields}

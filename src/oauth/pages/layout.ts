@@ -1,5 +1,6 @@
-// The frame of every OAuth page: server-rendered, no external assets, readable on a phone and across a
-// room on a TV, and never framed by another site (clickjacking).
+// The frame of every OAuth and account page: server-rendered, no external assets, readable on a phone
+// and across a room on a TV, and never framed by another site (clickjacking). The style sheet is inline
+// (the pages' CSP allows inline styles and nothing else), so it lives here, once, for every page.
 export const PAGE_HEADERS: Record<string, string> = {
   'Content-Type': 'text/html; charset=utf-8',
   'X-Frame-Options': 'DENY',
@@ -8,27 +9,49 @@ export const PAGE_HEADERS: Record<string, string> = {
   'Referrer-Policy': 'no-referrer',
 };
 
+// Phones (up to 40rem wide): nothing may scroll sideways. Any word breaks where it must (an app name of
+// 100 letters, a long username or request id), the frame around the card shrinks, and a table marked
+// class="stack" becomes one block per row, each cell under its own label (its data-label attribute),
+// since four columns and a button cannot share 390 pixels. Wider screens keep the table, its first
+// column (what the row is) held to 30%: a name that may break anywhere would otherwise be given the
+// room of its unbroken length, squeezing the others. Button labels break between words only.
 const STYLE = `
 *{box-sizing:border-box}
-body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330}
+body{margin:0;font:18px/1.5 system-ui,-apple-system,"Segoe UI",Roboto,sans-serif;background:#f4f5f7;color:#1d2330;overflow-wrap:anywhere}
 main{max-width:34rem;margin:0 auto;padding:2rem 1.25rem}
 main.wide{max-width:60rem}
 time{white-space:nowrap}
 h1{font-size:1.6rem;margin:0 0 1rem}
+h2{font-size:1.15rem;margin:1rem 0 .25rem}
 .card{background:#fff;border-radius:12px;padding:1.5rem;box-shadow:0 1px 3px rgba(0,0,0,.12)}
 label{display:block;font-weight:600;margin:1rem 0 .35rem}
 input[type=text],input[type=password]{width:100%;font-size:1.1rem;padding:.7rem .8rem;border:1px solid #9aa3b2;border-radius:8px}
 input.code{text-transform:uppercase;letter-spacing:.2em;text-align:center;font-size:1.6rem}
-button{font-size:1.1rem;padding:.75rem 1.4rem;border-radius:8px;border:0;cursor:pointer;margin-top:1.25rem}
+button{font-size:1.1rem;padding:.75rem 1.4rem;border-radius:8px;border:0;cursor:pointer;margin-top:1.25rem;overflow-wrap:normal}
 button.primary{background:#2456d6;color:#fff}
 button.secondary{background:#e4e7ee;color:#1d2330}
 .actions{display:flex;gap:.75rem;flex-wrap:wrap}
 .error{background:#fde8e8;color:#8a1c1c;padding:.75rem 1rem;border-radius:8px;margin-bottom:1rem}
 ul.scopes{padding-left:1.2rem}
 ul.scopes li{margin:.35rem 0}
+td>ul.scopes{margin:0}
+ul.scope-groups{padding-left:1.2rem;margin:.5rem 0}
+details.scopes summary{cursor:pointer;font-weight:600;color:#2456d6;padding:.35rem 0}
 code.user-code{font-size:2rem;letter-spacing:.15em}
 table{width:100%;border-collapse:collapse}
 th,td{text-align:left;padding:.5rem .25rem;border-bottom:1px solid #e4e7ee;vertical-align:top}
+table.stack th:first-child{width:30%}
+@media (max-width:40rem){
+main{padding:1rem .75rem}
+.card{padding:1rem}
+h1{font-size:1.4rem}
+table.stack,table.stack tbody,table.stack tr,table.stack td{display:block}
+table.stack thead{display:none}
+table.stack tr{border-bottom:1px solid #e4e7ee;padding:.5rem 0}
+table.stack td{border:0;padding:.2rem 0}
+table.stack td[data-label]::before{content:attr(data-label);display:block;font-size:.85rem;font-weight:600;color:#5a6273}
+table.stack button{margin-top:.5rem}
+}
 @media (min-width:1600px){body{font-size:26px}main{max-width:52rem}}
 `;
 

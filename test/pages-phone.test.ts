@@ -1,0 +1,225 @@
+// Every server-rendered page at a phone's size (390x844) and a laptop's (1280x800) in Chromium: nothing
+// scrolls sideways, even with an app name of 100 letters and no space and a 32-letter username; the
+// consent page of an app asking for all 16 scopes keeps Allow and Deny on the first screen and every
+// scope one tap away; the connected apps table stays a table on the laptop and becomes a card per app
+// on the phone, with each Revoke button inside the screen.
+import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SCOPES } from '../src/core/apps/scopes.ts';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { launchBrowser, screenshotPath } from './helpers/browser.ts';
+import { authorizationUrl, codeFlowTokens, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
+import { makeApp, makeUser, postJson, signIn } from './helpers/oauth.ts';
+
+let app: TestApp;
+let browser: Browser;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  browser = await launchBrowser();
+}, 120_000);
+afterAll(async () => {
+  await browser?.close();
+  await app?.stop();
+});
+
+const VIEWPORTS = [
+  { width: 390, height: 844 },
+  { width: 1280, height: 800 },
+];
+
+/** The longest name an app may have, in the widest letter and without a place to break. */
+const UNBROKEN_NAME = 'W'.repeat(100);
+
+let users = 0;
+/** A new user with the longest username allowed (32 characters), of wide letters. */
+async function longUser(): Promise<string> {
+  users += 1;
+  const username = `${'W'.repeat(29)}${String(users).padStart(3, '0')}`;
+  await makeUser(app, username);
+  return username;
+}
+
+/** The page's width against its content's: equal when nothing sticks out to the side. */
+async function widths(page: Page) {
+  return page.locator('html').evaluate((html) => ({ client: html.clientWidth, scroll: html.scrollWidth }));
+}
+
+async function expectNoSidewaysScroll(page: Page, width: number) {
+  const w = await widths(page);
+  expect(w.client).toBe(width);
+  expect(w.scroll).toBe(width);
+}
+
+/** The element's box lies wholly inside the visible screen, as the page shows it before any scrolling. */
+async function expectOnFirstScreen(page: Page, name: string, viewport: { width: number; height: number }) {
+  expect(await page.locator('html').evaluate((html) => html.scrollTop)).toBe(0);
+  const box = (await page.getByRole('button', { name, exact: true }).boundingBox())!;
+  expect(box.x).toBeGreaterThanOrEqual(0);
+  expect(box.y).toBeGreaterThanOrEqual(0);
+  expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+  expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+}
+
+/** How many lines the element's text is laid out on. */
+function lineCount(locator: Locator): Promise<number> {
+  return locator.evaluate((el) => {
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    return new Set([...range.getClientRects()].map((r) => r.top)).size;
+  });
+}
+
+/** Opens a new app's authorization URL in `context`, signs in if asked, and returns the consent page. */
+async function consentPage(context: BrowserContext, opts: { name: string; scopes: string[]; username: string; shot: string }): Promise<Page> {
+  const c = await newCodeClient(app, { name: opts.name, scopes: opts.scopes });
+  const { url } = await authorizationUrl(c, opts.scopes.join(' '));
+  const page = await context.newPage();
+  await page.route(`${REDIRECT}**`, (route) => route.fulfill({ status: 200, body: 'done' }));
+  await page.goto(url.toString());
+  const allow = page.getByRole('button', { name: 'Allow' });
+  await page.getByRole('button', { name: 'Sign in' }).or(allow).waitFor();
+  if (await page.getByRole('button', { name: 'Sign in' }).isVisible()) await signIn(page, opts.username, opts.shot);
+  await allow.waitFor();
+  return page;
+}
+
+describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
+  const shot = (name: string) => screenshotPath(`phone-${viewport.width}-${name}`);
+  let context: BrowserContext;
+  beforeAll(async () => {
+    context = await browser.newContext({ viewport });
+  });
+  afterAll(async () => {
+    await context?.close();
+  });
+
+  it('account sign-in fits the width', async () => {
+    const page = await context.newPage();
+    await page.goto(`${app.url}/account/connected-apps`);
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await page.screenshot({ path: shot('account-sign-in'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await expectOnFirstScreen(page, 'Sign in', viewport);
+    await page.close();
+  });
+
+  it('OAuth sign-in and a consent for all 16 scopes: Allow and Deny on the first screen, every scope on demand', async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport });
+    const page = await consentPage(own, { name: UNBROKEN_NAME, scopes: [...SCOPES], username, shot: `phone-${viewport.width}-oauth-sign-in` });
+    await page.screenshot({ path: shot('consent-16'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await expectOnFirstScreen(page, 'Allow', viewport);
+    await expectOnFirstScreen(page, 'Deny', viewport);
+
+    // The summary names each area once per kind of access: 9 that can be seen, 7 that can be changed.
+    const groups = page.locator('ul.scope-groups > li');
+    expect(await groups.allInnerTexts()).toEqual([
+      'See: profile, watch history, lists, ratings and favourites, collection, notifications, trophies, playback progress, live playback events',
+      'Change: watch history, lists, ratings and favourites, collection, notifications, profile, playback progress',
+    ]);
+    // Every scope is there, folded away until asked for, under a heading per kind.
+    const summary = page.getByText('All 16 permissions');
+    expect(await page.getByRole('heading', { name: 'See', exact: true }).isVisible()).toBe(false);
+    await summary.click();
+    expect(await page.getByRole('list', { name: 'See' }).getByRole('listitem').count()).toBe(9);
+    expect(await page.getByRole('list', { name: 'Change' }).getByRole('listitem').count()).toBe(7);
+    const listed = await page.locator('details.scopes li small').allInnerTexts();
+    expect(listed.map((s) => s.slice(1, -1)).sort()).toEqual([...SCOPES].sort());
+    await page.screenshot({ path: shot('consent-16-open'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(`${REDIRECT}**`);
+    expect(new URL(page.url()).searchParams.get('code')).toEqual(expect.any(String));
+    await own.close();
+  }, 60_000);
+
+  it('a consent for one scope lists it in words, with no summary', async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport });
+    const page = await consentPage(own, { name: 'Living Room TV', scopes: ['history:read'], username, shot: `phone-${viewport.width}-oauth-sign-in-1` });
+    await page.screenshot({ path: shot('consent-1'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await expectOnFirstScreen(page, 'Allow', viewport);
+    expect(await page.locator('ul.scopes li').allInnerTexts()).toEqual(['watch-history reads (history:read)']);
+    expect(await page.locator('ul.scope-groups, details').count()).toBe(0);
+    await own.close();
+  }, 60_000);
+
+  it('connected apps: several long-named apps with many scopes, each Revoke button inside the screen', async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport });
+    const names = [UNBROKEN_NAME, 'Living Room TV in the basement, the one behind the sofa that nobody ever turns off', 'Phone'];
+    for (const name of names) await codeFlowTokens(app, own, { username, scopes: [...SCOPES], scope: SCOPES.join(' '), name });
+    const page = await own.newPage();
+    await page.goto(`${app.url}/account/connected-apps`);
+    await signIn(page, username);
+    await page.getByRole('heading', { name: 'Connected apps' }).waitFor();
+    await page.screenshot({ path: shot('connected-apps'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    expect(await page.getByText(`Signed in as ${username}.`).isVisible()).toBe(true);
+
+    // A table on the laptop; one block per app on the phone, its header row hidden for the cells' labels.
+    const display = await page.locator('table').evaluate((t) => t.ownerDocument.defaultView!.getComputedStyle(t).display);
+    expect(display).toBe(viewport.width < 640 ? 'block' : 'table');
+    expect(await page.locator('thead').isVisible()).toBe(viewport.width >= 640);
+    for (const name of names) {
+      const revoke = page.getByRole('button', { name: `Revoke ${name}`, exact: true });
+      await revoke.scrollIntoViewIfNeeded();
+      const box = (await revoke.boundingBox())!;
+      expect(box.x).toBeGreaterThanOrEqual(0);
+      expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
+      expect(await lineCount(revoke)).toBe(1);
+    }
+    expect(await page.locator('tbody tr').count()).toBe(3);
+    for (let i = 0; i < 3; i += 1) expect(await page.locator('tbody tr').nth(i).locator('ul.scopes li').count()).toBe(16);
+    await own.close();
+  }, 120_000);
+
+  it('device pages (code entry, confirmation, sign-in, consent, done) fit the width', async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport });
+    const created = await makeApp(app, { name: UNBROKEN_NAME, scopes: ['profile:read', 'playback:write'] });
+    const code = await postJson(`${app.url}/api/platform/v1/auth/device/code`, { client_id: created.client_id });
+    expect(code.status).toBe(200);
+    const page = await own.newPage();
+
+    await page.goto(String(code.body.verification_uri));
+    await page.getByLabel('Code shown on your device').waitFor();
+    await page.screenshot({ path: shot('device-code'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+
+    await page.goto(String(code.body.verification_uri_complete));
+    await page.getByRole('heading', { name: 'Confirm the device' }).waitFor();
+    await page.screenshot({ path: shot('device-confirm'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await expectOnFirstScreen(page, 'Yes, it matches', viewport);
+    await page.getByRole('button', { name: 'Yes, it matches' }).click();
+
+    await page.getByRole('heading', { name: 'Sign in' }).waitFor();
+    await expectNoSidewaysScroll(page, viewport.width);
+    await signIn(page, username);
+    await page.getByRole('button', { name: 'Allow' }).waitFor();
+    await expectNoSidewaysScroll(page, viewport.width);
+    await expectOnFirstScreen(page, 'Allow', viewport);
+    await page.getByRole('button', { name: 'Allow' }).click();
+
+    await page.getByRole('heading', { name: 'Device connected' }).waitFor();
+    await page.screenshot({ path: shot('device-connected'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await own.close();
+  }, 60_000);
+
+  it('the error page fits the width', async () => {
+    const page = await context.newPage();
+    const url = new URL(`${app.url}/api/platform/v1/oauth/authorize`);
+    url.search = new URLSearchParams({ client_id: 'x'.repeat(200), response_type: 'code', redirect_uri: REDIRECT }).toString();
+    await page.goto(url.toString());
+    await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
+    await page.screenshot({ path: shot('error'), fullPage: true });
+    await expectNoSidewaysScroll(page, viewport.width);
+    await page.close();
+  });
+});
