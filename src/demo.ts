@@ -1,5 +1,6 @@
 // A first embedded start also makes a demo user and a demo public app, and prints how to try the device
-// flow with curl. The password is random and shown once; `npm run admin -- user:create` makes more users.
+// flow with curl, and whether people can sign up themselves (SIGNUPS). The password is random and shown
+// once; `npm run admin -- user:create` makes more users.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { createUser } from './core/accounts/service.ts';
 import { createApp } from './core/apps/service.ts';
@@ -10,7 +11,14 @@ export async function hasUsers(em: EntityManager): Promise<boolean> {
   return (await anyUser(em)) !== undefined;
 }
 
-export async function createDemoAccount(em: EntityManager, baseUrl: string): Promise<{ username: string; clientId: string; instructions: string }> {
+/** The first start's line on sign-ups: open (and where), or closed (and how accounts are made instead). */
+export function signUpsLine(baseUrl: string, signups: 'open' | 'closed'): string {
+  return signups === 'open'
+    ? `Sign-ups are open: anyone can make an account at ${baseUrl}/account/sign-up (SIGNUPS=closed turns them off)`
+    : 'Sign-ups are closed (SIGNUPS=closed): make accounts with npm run admin -- user:create';
+}
+
+export async function createDemoAccount(em: EntityManager, baseUrl: string, signups: 'open' | 'closed'): Promise<{ username: string; clientId: string; instructions: string }> {
   const password = randomBase64url(12);
   const user = await createUser(em, { username: 'demo', password, displayName: 'Demo user' });
   const app = await createApp(em, { name: 'Demo TV app', redirectUris: ['http://127.0.0.1:8765/callback'], confidential: false, official: false });
@@ -25,6 +33,7 @@ Try the device flow:
   3. curl -s -X POST ${api}/auth/device/token -H 'content-type: application/json' -d '{"client_id":"${app.client_id}","device_code":"DEVICE_CODE"}'
   4. curl -s ${api}/me -H 'authorization: Bearer ACCESS_TOKEN'
 Connected apps: ${baseUrl}/account/connected-apps
+${signUpsLine(baseUrl, signups)}
 `;
   return { username: user.username, clientId: app.client_id, instructions };
 }

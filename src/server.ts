@@ -96,7 +96,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await importDemoCatalog(db.orm.em.fork(), log);
     }
     if (db.mode === 'embedded' && config.demoData === 'auto' && !(await hasUsers(db.orm.em.fork()))) {
-      const demo = await createDemoAccount(db.orm.em.fork(), config.baseUrl);
+      const demo = await createDemoAccount(db.orm.em.fork(), config.baseUrl, config.signups);
       log.info({ username: demo.username, client_id: demo.clientId }, 'demo user and app created');
       // For the person at the terminal (stdout carries JSON log lines).
       process.stderr.write(demo.instructions);

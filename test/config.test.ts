@@ -55,6 +55,7 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '101'],
     ['DATABASE_POOL_SIZE', '2.5'],
     ['DATABASE_PREPARED_STATEMENTS', 'yes'],
+    ['SIGNUPS', 'maybe'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
   });
@@ -68,11 +69,21 @@ describe('database connection settings', () => {
   });
 });
 
+describe('sign-ups', () => {
+  it('are open by default, open or closed, and anything else names SIGNUPS and what it may be', () => {
+    expect(loadConfig({}).signups).toBe('open');
+    expect(loadConfig({ SIGNUPS: 'closed' }).signups).toBe('closed');
+    expect(loadConfig({ SIGNUPS: 'open' }).signups).toBe('open');
+    expect(() => loadConfig({ SIGNUPS: 'Closed' })).toThrow('invalid configuration: SIGNUPS must be open or closed (got "Closed")');
+  });
+});
+
 describe('start-up with a bad value', () => {
   it.each([
     ['PORT', 'abc'],
     ['DATABASE_URL', 'mysql://nope'],
     ['LOG_LEVEL', 'loud'],
+    ['SIGNUPS', 'no'],
   ])('exits 1 with one line naming %s', (name, value) => {
     const r = start({ [name]: value });
     expect(r.status).toBe(1);

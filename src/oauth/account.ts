@@ -13,7 +13,8 @@ import { currentSession, endSession, loginNonce, startSession, validCsrf, validL
 import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
 import { PAGE_HEADERS, page } from './pages/layout.ts';
 
-type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean };
+/** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; signUp?: string | undefined };
 
 /** Ends the browser's session with the authorization server (its `_session` cookie), through the provider's model. */
 async function endProviderSession(provider: Provider, req: Request, res: Response): Promise<void> {
@@ -32,7 +33,7 @@ export function accountRoutes(deps: Deps): Router {
   const showApps = async (req: Request, res: Response, notice?: string) => {
     const session = await currentSession(em(), req, deps.key);
     const user = session ? await findUserById(em(), session.userId) : null;
-    if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure) }));
+    if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), signUp: deps.signUp }));
     send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
   };
 
@@ -47,9 +48,9 @@ export function accountRoutes(deps: Deps): Router {
     if (signIn.outcome === 'throttled') {
       for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
       const error = `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`;
-      return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username }));
+      return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username, signUp: deps.signUp }));
     }
-    if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username }));
+    if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username, signUp: deps.signUp }));
     await startSession(em(), res, signIn.user.id, deps.secure);
     res.redirect(303, '/account/connected-apps');
   }));

@@ -18,6 +18,7 @@ import { interactionRoutes } from './interactions.ts';
 import { providerKeys } from './keys.ts';
 import { atBaseUrl } from './origin.ts';
 import { createProvider } from './provider.ts';
+import { signUpLink, signUpRoutes } from './sign-up.ts';
 import { shapeResponses } from './shape.ts';
 import { endpointShims } from './shims.ts';
 import { OAUTH_ROUTES } from './routes.ts';
@@ -56,8 +57,10 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   // Nothing in the spec needs the signing keys (access tokens are opaque, no ID tokens are issued).
   router.get(OAUTH_ROUTES.jwks, (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
   const secure = deps.config.baseUrl.startsWith('https:');
-  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure }));
-  router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure }));
+  const signups = deps.config.signups === 'open';
+  router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
+  router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
+  router.use(signUpRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, open: signups }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));

@@ -6,7 +6,9 @@
 // `POST /oauth/authorize` (the spec's form), where that cookie (scoped to the interaction's own path) is
 // not sent: the consent page sets a secret of its own scoped to that path, and the form's token is
 // bound to it (consent-cookie.ts). Consent of a device flow is posted to the interaction itself.
-// Passwords go through the guessing throttle (core/accounts/sign-in.ts).
+// Passwords go through the guessing throttle (core/accounts/sign-in.ts). The sign-in page links to
+// sign-up when sign-ups are open; a user who signs up there comes back to this interaction's page with
+// a handoff that finishes the login step (sign-up-handoff.ts), still read through `interactionDetails`.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
@@ -20,8 +22,10 @@ import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
 import { PAGE_HEADERS, page, escapeHtml } from './pages/layout.ts';
 import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
+import { signUpLink } from './sign-up.ts';
+import { interactionPath, takeSignUpHandoff } from './sign-up-handoff.ts';
 
-type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger; secure: boolean };
+type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger; secure: boolean; signups: boolean };
 type Details = InstanceType<Provider['Interaction']>;
 
 function send(res: Response, status: number, html: string) {
@@ -89,7 +93,8 @@ async function render(deps: Deps, d: Details, res: Response, opts: { status?: nu
   const appName = client?.clientName ?? String(d.params.client_id);
   if (d.prompt.name === 'login') {
     const csrf = csrfToken(deps.csrfKey, d.uid);
-    send(res, opts.status ?? 200, signInPage({ action: `${INTERACTION_BASE}/${d.uid}/login`, csrf, appName, error: opts.error, username: opts.username }));
+    const signUp = signUpLink(deps.signups, interactionPath(d.uid));
+    send(res, opts.status ?? 200, signInPage({ action: `${INTERACTION_BASE}/${d.uid}/login`, csrf, appName, error: opts.error, username: opts.username, signUp }));
     return;
   }
   const user = await findUserById(deps.orm.em.fork(), String(d.session?.accountId));
@@ -126,6 +131,10 @@ export function interactionRoutes(deps: Deps): Router {
   r.get(`${INTERACTION_BASE}/:uid`, wrap(async (req, res) => {
     const d = await browserInteraction(deps, req, res);
     if (!d) return problem(res, 403, OTHER_BROWSER);
+    const signedUp = d.prompt.name === 'login' ? takeSignUpHandoff(req, res, deps.csrfKey, d.uid, deps.secure) : undefined;
+    if (signedUp && (await findUserById(deps.orm.em.fork(), signedUp))) {
+      return deps.provider.interactionFinished(req, res, { login: { accountId: signedUp } }, { mergeWithLastSubmission: false });
+    }
     await render(deps, d, res);
   }));
 

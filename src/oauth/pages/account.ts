@@ -4,11 +4,11 @@ import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
 
-export function accountSignInPage(opts: { nonce: string; error?: string; username?: string }): string {
+export function accountSignInPage(opts: { nonce: string; error?: string; username?: string; signUp?: string | undefined }): string {
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to manage the apps connected to your account.</p>
-     ${signInForm({ action: '/account/sign-in', hidden: { nonce: opts.nonce }, username: opts.username })}`,
+     ${signInForm({ action: '/account/sign-in', hidden: { nonce: opts.nonce }, username: opts.username, signUp: opts.signUp })}`,
   );
 }
 

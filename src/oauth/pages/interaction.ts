@@ -5,11 +5,11 @@ import { scopeList } from './scope-list.ts';
 const hidden = (name: string, value: unknown) =>
   value === undefined || value === null ? '' : `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 
-export function signInPage(opts: { action: string; csrf: string; appName: string; username?: string; error?: string }): string {
+export function signInPage(opts: { action: string; csrf: string; appName: string; username?: string; error?: string; signUp?: string | undefined }): string {
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to continue to <strong>${escapeHtml(opts.appName)}</strong>.</p>
-     ${signInForm({ action: opts.action, hidden: { csrf: opts.csrf }, username: opts.username })}`,
+     ${signInForm({ action: opts.action, hidden: { csrf: opts.csrf }, username: opts.username, signUp: opts.signUp })}`,
   );
 }
 

@@ -74,8 +74,11 @@ export function page(title: string, body: string, opts: { wide?: boolean } = {})
 
 const hiddenField = (name: string, value: string) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`;
 
-/** The username and password form of every sign-in page; `hidden` carries its CSRF token or nonce. */
-export function signInForm(opts: { action: string; hidden: Record<string, string>; username?: string | undefined }): string {
+/**
+ * The username and password form of every sign-in page; `hidden` carries its CSRF token or nonce, and
+ * `signUp` where to make an account (unset when sign-ups are closed).
+ */
+export function signInForm(opts: { action: string; hidden: Record<string, string>; username?: string | undefined; signUp?: string | undefined }): string {
   return `<form method="post" action="${escapeHtml(opts.action)}">
        ${Object.entries(opts.hidden).map(([k, v]) => hiddenField(k, v)).join('')}
        <label for="username">Username</label>
@@ -83,7 +86,7 @@ export function signInForm(opts: { action: string; hidden: Record<string, string
        <label for="password">Password</label>
        <input id="password" name="password" type="password" autocomplete="current-password" required>
        <button type="submit" class="primary">Sign in</button>
-     </form>`;
+     </form>${opts.signUp ? `\n     <p>New here? <a href="${escapeHtml(opts.signUp)}">Create an account</a></p>` : ''}`;
 }
 
 export function errorBox(message: string | undefined): string {
