@@ -55,6 +55,7 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '101'],
     ['DATABASE_POOL_SIZE', '2.5'],
     ['DATABASE_PREPARED_STATEMENTS', 'yes'],
+    ['APP_REGISTRATION', 'yes'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
   });
@@ -65,6 +66,15 @@ describe('database connection settings', () => {
     expect(loadConfig({})).toMatchObject({ poolSize: 10, preparedStatements: true });
     expect(loadConfig({ DATABASE_POOL_SIZE: '1', DATABASE_PREPARED_STATEMENTS: 'off' })).toMatchObject({ poolSize: 1, preparedStatements: false });
     expect(loadConfig({ DATABASE_POOL_SIZE: '100', DATABASE_PREPARED_STATEMENTS: 'on' })).toMatchObject({ poolSize: 100, preparedStatements: true });
+  });
+});
+
+describe('app registration', () => {
+  it('is open by default; open or closed', () => {
+    expect(loadConfig({}).appRegistration).toBe(true);
+    expect(loadConfig({ APP_REGISTRATION: 'open' }).appRegistration).toBe(true);
+    expect(loadConfig({ APP_REGISTRATION: 'closed' }).appRegistration).toBe(false);
+    expect(() => loadConfig({ APP_REGISTRATION: 'Closed' })).toThrow('invalid configuration: APP_REGISTRATION must be open or closed (got "Closed")');
   });
 });
 

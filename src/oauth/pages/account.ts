@@ -3,11 +3,13 @@ import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
 
-export function accountSignInPage(opts: { nonce: string; error?: string; username?: string }): string {
+/** `next`: the account page to return to once signed in (checked again when the form comes back). */
+export function accountSignInPage(opts: { nonce: string; error?: string; username?: string; next?: string | undefined }): string {
+  const hidden = { nonce: opts.nonce, ...(opts.next ? { next: opts.next } : {}) };
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to manage the apps connected to your account.</p>
-     ${signInForm({ action: '/account/sign-in', hidden: { nonce: opts.nonce }, username: opts.username })}`,
+     ${signInForm({ action: '/account/sign-in', hidden, username: opts.username })}`,
   );
 }
 
