@@ -17,6 +17,7 @@ import { Migration20261122100000ListPreviews } from './Migration20261122100000Li
 import { Migration20261123090000AccountSessions } from './Migration20261123090000AccountSessions.ts';
 import { Migration20261124003244_EntityConstraintNames } from './Migration20261124003244_EntityConstraintNames.ts';
 import { Migration20261124071317_TitleRecommendations } from './Migration20261124071317_TitleRecommendations.ts';
+import { Migration20261124102713_AppOwner } from './Migration20261124102713_AppOwner.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -37,4 +38,5 @@ export const migrationsList = [
   { name: 'Migration20261123090000AccountSessions', class: Migration20261123090000AccountSessions },
   { name: 'Migration20261124003244_EntityConstraintNames', class: Migration20261124003244_EntityConstraintNames },
   { name: 'Migration20261124071317_TitleRecommendations', class: Migration20261124071317_TitleRecommendations },
+  { name: 'Migration20261124102713_AppOwner', class: Migration20261124102713_AppOwner },
 ];

@@ -56,6 +56,7 @@ const schema = z.object({
   DATABASE_POOL_SIZE: z.coerce.number().int('must be an integer').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(10),
   DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   SIGNUPS: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+  APP_REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
@@ -96,6 +97,8 @@ export type Config = {
   signups: 'open' | 'closed';
   /** Bearer token GET /metrics requires; unset: /metrics is off (404). */
   metricsToken: string | undefined;
+  /** Whether signed-in users may register their own (never official) apps on /account/apps (APP_REGISTRATION). */
+  appRegistration: boolean;
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (ms). */
   shutdownGraceMs: number;
   /**
@@ -153,6 +156,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     metricsToken: c.METRICS_TOKEN,
     signups: c.SIGNUPS,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
+    appRegistration: c.APP_REGISTRATION === 'open',
     trophyIntervalMs: c.TROPHY_INTERVAL_MS,
     jobQueue: c.JOB_QUEUE === 'auto' ? (c.DATABASE_URL ? 'pg-boss' : 'in-process') : c.JOB_QUEUE,
     movieDbApiKey: c.MOVIE_DB_API_KEY,

@@ -56,6 +56,7 @@ describe('loadConfig', () => {
     ['DATABASE_POOL_SIZE', '2.5'],
     ['DATABASE_PREPARED_STATEMENTS', 'yes'],
     ['SIGNUPS', 'maybe'],
+    ['APP_REGISTRATION', 'yes'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
   });
@@ -75,6 +76,15 @@ describe('sign-ups', () => {
     expect(loadConfig({ SIGNUPS: 'closed' }).signups).toBe('closed');
     expect(loadConfig({ SIGNUPS: 'open' }).signups).toBe('open');
     expect(() => loadConfig({ SIGNUPS: 'Closed' })).toThrow('invalid configuration: SIGNUPS must be open or closed (got "Closed")');
+  });
+});
+
+describe('app registration', () => {
+  it('is open by default; open or closed', () => {
+    expect(loadConfig({}).appRegistration).toBe(true);
+    expect(loadConfig({ APP_REGISTRATION: 'open' }).appRegistration).toBe(true);
+    expect(loadConfig({ APP_REGISTRATION: 'closed' }).appRegistration).toBe(false);
+    expect(() => loadConfig({ APP_REGISTRATION: 'Closed' })).toThrow('invalid configuration: APP_REGISTRATION must be open or closed (got "Closed")');
   });
 });
 

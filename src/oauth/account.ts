@@ -1,4 +1,5 @@
-// /account: a signed-in user's connected apps, and revoking one (every token of its grants ends at once).
+// /account: a signed-in user's hub page, their connected apps, and revoking one (every token of its
+// grants ends at once). The developer apps pages are developer-apps.ts.
 // Sign-in goes through the password-guessing throttle; sign-out ends the account session on the server
 // and this browser's session with the authorization server, so neither old cookie works again.
 import express, { type NextFunction, type Request, type Response, type Router } from 'express';
@@ -11,10 +12,11 @@ import { ApiError } from '../core/errors.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
 import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
+import { accountHubPage } from './pages/account-hub.ts';
 import { PAGE_HEADERS, page } from './pages/layout.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; signUp?: string | undefined };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };
 
 /** Ends the browser's session with the authorization server (its `_session` cookie), through the provider's model. */
 async function endProviderSession(provider: Provider, req: Request, res: Response): Promise<void> {
@@ -23,6 +25,10 @@ async function endProviderSession(provider: Provider, req: Request, res: Respons
 }
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
+
+// Where a sign-in returns: an account page path the form named, never anywhere else (no open redirect).
+const ACCOUNT_PATH = /^\/account(\/[A-Za-z0-9_-]+)*$/;
+const afterSignIn = (next: unknown) => (typeof next === 'string' && ACCOUNT_PATH.test(next) ? next : '/account/connected-apps');
 
 export function accountRoutes(deps: Deps): Router {
   const r = express.Router();
@@ -37,22 +43,28 @@ export function accountRoutes(deps: Deps): Router {
     send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
   };
 
-  r.get('/account', (_req, res) => res.redirect(303, '/account/connected-apps'));
+  r.get('/account', wrap(async (req, res) => {
+    const session = await currentSession(em(), req, deps.key);
+    const user = session ? await findUserById(em(), session.userId) : null;
+    if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account', signUp: deps.signUp }));
+    send(res, 200, accountHubPage({ username: user.username, csrf: session.csrf, appRegistration: deps.appRegistration }));
+  }));
   r.get('/account/connected-apps', wrap((req, res) => showApps(req, res)));
 
   r.post('/account/sign-in', wrap(async (req, res) => {
     const body = (req.body ?? {}) as Record<string, unknown>;
     if (!validLoginNonce(req, body.nonce)) return send(res, 403, page('Something went wrong', '<p>The form has expired. Go back and try again.</p>'));
     const username = typeof body.username === 'string' ? body.username : '';
+    const next = afterSignIn(body.next);
     const signIn = await signInWithPassword(em(), failures, { username: body.username, password: body.password, ip: req.ip ?? '' });
     if (signIn.outcome === 'throttled') {
       for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
       const error = `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`;
-      return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username, signUp: deps.signUp }));
+      return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username, next, signUp: deps.signUp }));
     }
-    if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username, signUp: deps.signUp }));
+    if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username, next, signUp: deps.signUp }));
     await startSession(em(), res, signIn.user.id, deps.secure);
-    res.redirect(303, '/account/connected-apps');
+    res.redirect(303, next);
   }));
 
   r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
@@ -75,7 +87,7 @@ export function accountRoutes(deps: Deps): Router {
       await endSession(em(), res, session, deps.secure);
       await endProviderSession(deps.provider, req, res);
     }
-    res.redirect(303, '/account/connected-apps');
+    res.redirect(303, '/account');
   }));
   return r;
 }

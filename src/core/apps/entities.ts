@@ -4,6 +4,8 @@ import type { Scope } from './scopes.ts';
 
 export const App = defineEntity({
   name: 'App',
+  // The developer apps page lists a user's apps by owner.
+  indexes: [{ name: 'app_owner', properties: ['owner'] }],
   checks: [
     {
       name: 'app_secret_matches_type',
@@ -31,6 +33,9 @@ export const App = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
 
     secretRotatedAt: p.datetime().nullable(),
+    // The user who registered the app on /account/apps; null for apps the admin CLI made. Deleting the
+    // user deletes their apps (and, through app_grant, every grant of them).
+    owner: () => p.manyToOne(AppUser).nullable().updateRule('no action').deleteRule('cascade'),
   },
 });
 

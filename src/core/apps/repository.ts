@@ -5,12 +5,15 @@ import type { Scope } from './scopes.ts';
 
 const APP_COLUMNS = [
   'client_id', 'name', 'redirect_uris', 'allowed_scopes', 'confidential', 'client_secret_hash', 'official', 'active', 'created_at', 'updated_at',
-  'secret_rotated_at',
+  'secret_rotated_at', 'owner_id',
 ] as const;
 
 export async function insertApp(
   em: EntityManager,
-  app: { clientId: string; name: string; redirectUris: string[]; scopes: Scope[]; confidential: boolean; secretHash: string | null; official: boolean },
+  app: {
+    clientId: string; name: string; redirectUris: string[]; scopes: Scope[]; confidential: boolean; secretHash: string | null; official: boolean;
+    ownerId: string | null;
+  },
 ): Promise<string> {
   const row = await db(em)
     .insertInto('app')
@@ -22,6 +25,7 @@ export async function insertApp(
       confidential: app.confidential,
       client_secret_hash: app.secretHash,
       official: app.official,
+      owner_id: app.ownerId,
     })
     .returning('client_id')
     .executeTakeFirstOrThrow();
@@ -61,4 +65,30 @@ export async function updateClientSecretHash(em: EntityManager, clientId: string
     .returning('client_id')
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** Deletes the app row; its app_grant rows go with it (foreign key). False when there was none. */
+export async function deleteAppRow(em: EntityManager, clientId: string): Promise<boolean> {
+  const row = await db(em).deleteFrom('app').where('client_id', '=', clientId).returning('client_id').executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * Locks the user's row for the rest of the transaction and counts the apps they own, so two
+ * registrations at once cannot both pass the per-user cap.
+ */
+export async function lockOwnerAndCountApps(em: EntityManager, userId: string): Promise<number> {
+  await db(em).selectFrom('app_user').select('id').where('id', '=', userId).forNoKeyUpdate().executeTakeFirst();
+  const row = await db(em).selectFrom('app').select((eb) => eb.fn.countAll<string>().as('n')).where('owner_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** The user's apps (one when `clientId` is given), oldest first. The secret hash is left out: no page shows it. */
+export function appsOwnedBy(em: EntityManager, userId: string, clientId?: string) {
+  let q = db(em)
+    .selectFrom('app')
+    .select(['client_id', 'name', 'redirect_uris', 'allowed_scopes', 'confidential', 'active'])
+    .where('owner_id', '=', userId);
+  if (clientId !== undefined) q = q.where('client_id', '=', clientId);
+  return q.orderBy('created_at').orderBy('client_id').execute();
 }

@@ -1,13 +1,14 @@
-// OAuth client apps: registration by an operator, activation, secret rotation, and the lookups the
-// authorization server needs. Rows are read and written through repository.ts. Client secrets are shown
-// once, when made; only their argon2id hash is stored.
+// OAuth client apps: registration (by an operator with the admin CLI, or by their owner through
+// owned.ts), activation, secret rotation, deletion, and the lookups the authorization server needs.
+// Rows are read and written through repository.ts. Client secrets are shown once, when made; only their
+// argon2id hash is stored.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, notFound, invalidRequest } from '../errors.ts';
 import { forgetAppPushDevices } from '../devices/service.ts';
 import { hashSecret, verifySecret } from '../security/argon2.ts';
 import { randomBase64url } from '../security/random.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
-import { appByClientId, deleteAppArtifactsAndGrants, insertApp, updateAppActive, updateClientSecretHash } from './repository.ts';
+import { appByClientId, deleteAppArtifactsAndGrants, deleteAppRow, insertApp, updateAppActive, updateClientSecretHash } from './repository.ts';
 import { checkAllowedScopes, checkAppName } from './rules.ts';
 import type { Scope } from './scopes.ts';
 
@@ -18,7 +19,11 @@ import type { Scope } from './scopes.ts';
  */
 export type App = NonNullable<Awaited<ReturnType<typeof appByClientId>>>;
 
-export type NewApp = { name: string; redirectUris: readonly string[]; scopes?: readonly string[] | undefined; confidential: boolean; official: boolean };
+/** `ownerId`: the user registering it on /account/apps; absent for the admin CLI's apps. */
+export type NewApp = {
+  name: string; redirectUris: readonly string[]; scopes?: readonly string[] | undefined; confidential: boolean; official: boolean;
+  ownerId?: string | undefined;
+};
 
 export type CreatedApp = { client_id: string; client_secret: string | null; allowed_scopes: Scope[] };
 
@@ -44,6 +49,7 @@ export async function createApp(em: EntityManager, input: NewApp): Promise<Creat
     confidential: input.confidential,
     secretHash: secret ? await hashSecret(secret) : null,
     official: input.official,
+    ownerId: input.ownerId ?? null,
   });
   return { client_id: clientId, client_secret: secret, allowed_scopes: scopes };
 }
@@ -68,6 +74,15 @@ export async function setAppActive(em: EntityManager, clientId: string, active: 
       await forgetAppPushDevices(tx, clientId);
     }
     return app;
+  });
+}
+
+/** Deletes the app with every grant, code, token and push device it has, in one transaction. */
+export async function deleteApp(em: EntityManager, clientId: string): Promise<void> {
+  await em.transactional(async (tx) => {
+    await deleteAppArtifactsAndGrants(tx, clientId);
+    await forgetAppPushDevices(tx, clientId);
+    if (!(await deleteAppRow(tx, clientId))) throw notFound(`app ${JSON.stringify(clientId)}`);
   });
 }
 

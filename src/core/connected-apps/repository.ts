@@ -23,27 +23,37 @@ export async function touchGrantLastUse(em: EntityManager, grantId: string): Pro
     .execute();
 }
 
+/** Grants (as `g`) still standing: their Grant artifact is unexpired. */
+function liveGrants(em: EntityManager) {
+  return db(em)
+    .selectFrom('app_grant as g')
+    .where((eb) =>
+      eb.exists(
+        eb
+          .selectFrom('oauth_artifact as o')
+          .select(eb.lit(1).as('one'))
+          .whereRef('o.id', '=', 'g.grant_key')
+          .where((eb) => eb.or([eb('o.expires_at', 'is', null), eb('o.expires_at', '>', eb.fn<Date>('now'))])),
+      ),
+    );
+}
+
+/** For each of these apps with a grant still standing, how many users hold one. */
+export function liveGrantUserCounts(em: EntityManager, clientIds: string[]) {
+  return liveGrants(em)
+    .select((eb) => ['g.client_id', eb.fn.count<string>('g.user_id').distinct().as('users')])
+    .where('g.client_id', 'in', clientIds)
+    .groupBy('g.client_id')
+    .execute();
+}
+
 /**
  * The user's apps with a grant still standing (its Grant artifact unexpired), most recently used first:
  * each app's name, the union of its grants' scopes (sorted), its first and last use.
  */
 export function connectedAppRows(em: EntityManager, userId: string) {
   return db(em)
-    .with('live', (qb) =>
-      qb
-        .selectFrom('app_grant as g')
-        .selectAll('g')
-        .where('g.user_id', '=', userId)
-        .where((eb) =>
-          eb.exists(
-            eb
-              .selectFrom('oauth_artifact as o')
-              .select(eb.lit(1).as('one'))
-              .whereRef('o.id', '=', 'g.grant_key')
-              .where((eb) => eb.or([eb('o.expires_at', 'is', null), eb('o.expires_at', '>', eb.fn<Date>('now'))])),
-          ),
-        ),
-    )
+    .with('live', () => liveGrants(em).selectAll('g').where('g.user_id', '=', userId))
     .selectFrom('live as l')
     .innerJoin('app as a', 'a.client_id', 'l.client_id')
     .select((eb) => [

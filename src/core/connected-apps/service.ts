@@ -5,7 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { forgetAppPushDevices } from '../devices/service.ts';
 import { notFound } from '../errors.ts';
-import { connectedAppRows, deleteGrantArtifacts, deleteUserAppGrants, touchGrantLastUse, upsertGrant } from './repository.ts';
+import { connectedAppRows, deleteGrantArtifacts, deleteUserAppGrants, liveGrantUserCounts, touchGrantLastUse, upsertGrant } from './repository.ts';
 
 export const connectedApp = z
   .object({
@@ -50,4 +50,10 @@ export async function revokeConnectedApp(em: EntityManager, userId: string, clie
     await deleteGrantArtifacts(tx, grants.map((g) => g.grant_id), grants.map((g) => g.grant_key));
     await forgetAppPushDevices(tx, clientId, userId);
   });
+}
+
+/** How many users hold a grant still standing of each app (apps nobody holds are absent). */
+export async function activeGrantCounts(em: EntityManager, clientIds: string[]): Promise<Map<string, number>> {
+  if (!clientIds.length) return new Map();
+  return new Map((await liveGrantUserCounts(em, clientIds)).map((r) => [r.client_id, Number(r.users)]));
 }

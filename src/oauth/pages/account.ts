@@ -4,11 +4,13 @@ import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
 
-export function accountSignInPage(opts: { nonce: string; error?: string; username?: string; signUp?: string | undefined }): string {
+/** `next`: the account page to return to once signed in (checked again when the form comes back). */
+export function accountSignInPage(opts: { nonce: string; error?: string; username?: string; next?: string | undefined; signUp?: string | undefined }): string {
+  const hidden = { nonce: opts.nonce, ...(opts.next ? { next: opts.next } : {}) };
   return page(
     'Sign in',
     `${errorBox(opts.error)}<p>Sign in to manage the apps connected to your account.</p>
-     ${signInForm({ action: '/account/sign-in', hidden: { nonce: opts.nonce }, username: opts.username, signUp: opts.signUp })}`,
+     ${signInForm({ action: '/account/sign-in', hidden, username: opts.username, signUp: opts.signUp })}`,
   );
 }
 
@@ -34,7 +36,7 @@ export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]
   return page(
     'Connected apps',
     `${opts.notice ? `<p role="status">${escapeHtml(opts.notice)}</p>` : ''}
-     <p>Signed in as <strong>${escapeHtml(opts.username)}</strong>. Revoking an app signs it out at once.</p>
+     <p>Signed in as <strong>${escapeHtml(opts.username)}</strong>. Revoking an app signs it out at once. <a href="/account">Your account</a></p>
      ${list}
      <form method="post" action="/account/sign-out"><input type="hidden" name="csrf" value="${escapeHtml(opts.csrf)}">
        <button type="submit" class="secondary">Sign out</button></form>`,
