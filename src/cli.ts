@@ -5,48 +5,31 @@ import { loadConfigOrExit } from './config.ts';
 import { openDatabase, migrate } from './core/db/orm.ts';
 import { createLogger } from './core/log.ts';
 import { ApiError } from './core/errors.ts';
-import { appActivateCommand } from './cli/app-activate.ts';
-import { appCreateCommand } from './cli/app-create.ts';
-import { appDeactivateCommand } from './cli/app-deactivate.ts';
-import { appRotateSecretCommand } from './cli/app-rotate-secret.ts';
-import { catalogImportCommand } from './cli/catalog-import.ts';
-import { dbServeCommand } from './cli/db-serve.ts';
-import { listFeatureCommand, listUnfeatureCommand } from './cli/list-feature.ts';
-import { listImportCommand } from './cli/list-import.ts';
-import { jobsStatusCommand } from './cli/jobs-status.ts';
-import { userCreateCommand } from './cli/user-create.ts';
-import { UsageError, type Command } from './cli/command.ts';
-
-const commands: Record<string, Command> = {
-  migrate: {
-    usage: 'migrate',
-    run: async (db) => ({ applied: await migrate(db.orm) }),
-  },
-  'catalog:import': catalogImportCommand,
-  'user:create': userCreateCommand,
-  'app:create': appCreateCommand,
-  'app:activate': appActivateCommand,
-  'app:deactivate': appDeactivateCommand,
-  'app:rotate-secret': appRotateSecretCommand,
-  'list:feature': listFeatureCommand,
-  'list:unfeature': listUnfeatureCommand,
-  'list:import': listImportCommand,
-  'jobs:status': jobsStatusCommand,
-  'db:serve': dbServeCommand,
-};
+import { commands } from './cli/commands.ts';
+import { asksForHelp, commandHelp, globalHelp, PREFIX } from './cli/help.ts';
+import { UsageError } from './cli/command.ts';
 
 function usage(): string {
-  return `usage: npm run --silent admin -- <command>\n${Object.values(commands)
+  return `usage: ${PREFIX} <command>\n${Object.values(commands)
     .map((c) => `  ${c.usage}`)
-    .join('\n')}`;
+    .join('\n')}\nRun "${PREFIX} --help" for what each command does.`;
 }
 
 async function main(argv: string[]): Promise<number> {
   const [name, ...rest] = argv;
+  // Help is answered before the configuration is read or the database opened: it needs neither.
+  if (name === '--help' || name === '-h' || name === 'help') {
+    process.stdout.write(`${globalHelp(commands)}\n`);
+    return 0;
+  }
   const command = name ? commands[name] : undefined;
   if (!command) {
     process.stderr.write(`${name ? `unknown command: ${name}\n` : ''}${usage()}\n`);
     return 2;
+  }
+  if (asksForHelp(rest)) {
+    process.stdout.write(`${commandHelp(name!, command)}\n`);
+    return 0;
   }
   const config = loadConfigOrExit();
   // Logs go to stderr (fd 2) so stdout carries only the result.
@@ -60,7 +43,7 @@ async function main(argv: string[]): Promise<number> {
     return 0;
   } catch (err) {
     if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\nusage: npm run --silent admin -- ${command.usage}\n`);
+      process.stderr.write(`${err.message}\nusage: ${PREFIX} ${command.usage}\n`);
       return 2;
     }
     // One line; an ApiError also names its machine code (e.g. conflict, not_found) for scripts.

@@ -2,10 +2,13 @@
 // runs (in embedded mode through the embedded database's socket), one JSON object on stdout.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findUserByUsername, verifyPassword } from '../src/core/accounts/service.ts';
+import { accountSessionUser, createAccountSession } from '../src/core/accounts/sessions.ts';
+import { query } from '../src/core/db/sql.ts';
+import { upsertArtifact } from '../src/core/tokens/repository.ts';
 import { findApp, verifyClientSecret } from '../src/core/apps/service.ts';
 import { SCOPES } from '../src/core/apps/scopes.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { runAdmin, type CliRun } from './helpers/cli.ts';
+import { runAdmin, runAdminWith, type CliRun } from './helpers/cli.ts';
 
 let app: TestApp;
 
@@ -69,6 +72,68 @@ describe('user:create', () => {
     usageMistake(await admin('user:create', '--password', 'password1'));
     usageMistake(await admin('user:create', '--username', 'hank', '--password', 'password1', '--email', 'x'));
     usageMistake(await admin('user:create', '--username', 'hank', '--password', 'password1', 'extra'));
+  });
+});
+
+describe('user:create with the password on stdin', () => {
+  const withInput = (input: string, ...args: string[]) => runAdminWith(app, args, { input });
+
+  it('--password-stdin reads the first line, without its line ending', async () => {
+    const out = result(await withInput('a piped password\n', 'user:create', '--username', 'ivan', '--password-stdin'));
+    expect(await verifyPassword(em(), 'ivan', 'a piped password')).toMatchObject({ id: out.id });
+    result(await withInput('windows line\r\nsecond line\n', 'user:create', '--username', 'jill', '--password-stdin'));
+    expect(await verifyPassword(em(), 'jill', 'windows line')).not.toBeNull();
+  });
+
+  it('reads stdin without the flag when it is not a terminal (a pipe here)', async () => {
+    const out = result(await withInput('no newline at the end', 'user:create', '--username', 'kate'));
+    expect(await verifyPassword(em(), 'kate', 'no newline at the end')).toMatchObject({ id: out.id });
+  });
+
+  it('an empty line, or both sources, is a usage mistake; a short one is refused like --password', async () => {
+    usageMistake(await withInput('', 'user:create', '--username', 'liam', '--password-stdin'));
+    usageMistake(await withInput('\npassword1\n', 'user:create', '--username', 'liam'));
+    usageMistake(await withInput('password1\n', 'user:create', '--username', 'liam', '--password', 'password1', '--password-stdin'));
+    failure(await withInput('short\n', 'user:create', '--username', 'liam', '--password-stdin'), 'invalid_request');
+    expect(await findUserByUsername(em(), 'liam')).toBeNull();
+  });
+});
+
+describe('user:set-password', () => {
+  /** A browser signed in to the authorization server as the user (the provider's Session artifact). */
+  const providerSession = (id: string, userId: string) =>
+    upsertArtifact(em(), { id, model: 'Session', payload: { accountId: userId }, grantId: null, userCode: null, uid: null, expiresIn: 3600 });
+  const artifacts = async (ids: string[]) =>
+    (await query<{ id: string }>(em(), { text: `select id from oauth_artifact where id = any($1) order by id`, params: [ids] })).map((r) => r.id);
+
+  it('sets the password (any case of the username): {"id","username"}; the user\'s browser sessions end, their apps\' grants stay', async () => {
+    const { id } = result(await admin('user:create', '--username', 'Mona', '--password', 'old password'));
+    const other = result(await admin('user:create', '--username', 'ned', '--password', 'password1'));
+    const session = await createAccountSession(em(), id as string);
+    const othersSession = await createAccountSession(em(), other.id as string);
+    await providerSession('set-pw-session-mona', id as string);
+    await providerSession('set-pw-session-ned', other.id as string);
+    await upsertArtifact(em(), { id: 'set-pw-grant-mona', model: 'Grant', payload: { accountId: id as string }, grantId: 'set-pw-grant', userCode: null, uid: null, expiresIn: 3600 });
+
+    const out = result(await runAdminWith(app, ['user:set-password', '--username', 'MONA', '--password-stdin'], { input: 'a new password\n' }));
+    expect(out).toEqual({ id, username: 'Mona' });
+    expect(await verifyPassword(em(), 'mona', 'a new password')).toMatchObject({ id });
+    expect(await verifyPassword(em(), 'mona', 'old password')).toBeNull();
+    expect(await accountSessionUser(em(), session)).toBeNull();
+    expect(await artifacts(['set-pw-session-mona', 'set-pw-session-ned', 'set-pw-grant-mona'])).toEqual(['set-pw-grant-mona', 'set-pw-session-ned']);
+    expect(await accountSessionUser(em(), othersSession)).toBe(other.id);
+    result(await admin('user:set-password', '--username', 'mona', '--password', 'a third password'));
+    expect(await verifyPassword(em(), 'Mona', 'a third password')).toMatchObject({ id });
+  });
+
+  it('an unknown user is exit 1 (not_found); a short password exit 1 (invalid_request); mistakes exit 2', async () => {
+    failure(await admin('user:set-password', '--username', 'nobody_here', '--password', 'password1'), 'not_found');
+    result(await admin('user:create', '--username', 'olga', '--password', 'password1'));
+    failure(await admin('user:set-password', '--username', 'olga', '--password', 'short'), 'invalid_request');
+    expect(await verifyPassword(em(), 'olga', 'password1')).not.toBeNull();
+    usageMistake(await admin('user:set-password', '--password', 'password2'));
+    usageMistake(await admin('user:set-password', '--username', 'olga'));
+    usageMistake(await admin('user:set-password', '--username', 'olga', '--password', 'password2', 'extra'));
   });
 });
 

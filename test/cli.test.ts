@@ -26,6 +26,12 @@ describe('admin CLI while the server runs', () => {
   it('catalog:import adds titles the running server serves at once, and a re-import adds none', async () => {
     const first = await admin('catalog:import', '--source', 'synthetic', '--synthetic-count', '7');
     expect(first.code).toBe(0);
+    // A pipe gets JSON lines, not a bar: the source's first and last step (and at most one a second between).
+    const steps = first.stderr.trim().split('\n').map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(steps[0]).toEqual({ source: 'synthetic', done: 0, total: 7 });
+    expect(steps.at(-1)).toEqual({ source: 'synthetic', done: 7, total: 7 });
+    for (const step of steps) expect(Object.keys(step)).toEqual(['source', 'done', 'total']);
+    expect(new Set(steps.map((s) => JSON.stringify(s))).size).toBe(steps.length);
     const result = JSON.parse(first.stdout) as { results: Array<{ source: string; titles: number }> };
     expect(result.results).toEqual([expect.objectContaining({ source: 'synthetic', titles: 7 })]);
 

@@ -25,10 +25,9 @@ afterAll(() => app?.stop());
 
 let seq = 0;
 const token = (length = 64) => `${String(++seq).padStart(6, '0')}${'f'.repeat(length - 6)}`;
+/** The body as the spec writes it: platform and provider left out (this 64-hex token makes them ios/apns). */
 const device = (over: Record<string, unknown> = {}) => ({
   token: token(),
-  platform: 'ios',
-  provider: 'apns',
   environment: 'production',
   deviceId: `device-${++seq}`,
   deviceName: 'Alice\'s iPhone',
@@ -140,8 +139,52 @@ describe('POST /me/push-devices', () => {
     expectError(await register(device({ environment: 'staging' })), 400, 'invalid_request');
   });
 
+  it('infers platform and provider from the token when both are absent', async () => {
+    const unique = () => String(++seq).padStart(6, '0');
+    const cases: Array<[string, string, string]> = [
+      [`${unique()}${'ab12'.repeat(14)}cd`, 'ios', 'apns'],
+      [`${unique()}${'AB12'.repeat(14)}CD`, 'ios', 'apns'],
+      [`ExponentPushToken[${unique()}xxxxxxxxxxxxxxxx]`, 'android', 'expo'],
+      [`ExpoPushToken[${unique()}yyyyyyyyyyyyyyyy]`, 'android', 'expo'],
+      [`${unique()}dGVzdA:APA91bHun4MxP5egoKMwt2KZFBaFUH-1RYqx`, 'android', 'fcm'],
+      [`${unique()}${'f'.repeat(57)}`, 'android', 'fcm'],
+      [`${unique()}${'f'.repeat(59)}`, 'android', 'fcm'],
+      [`${unique()}${'g'.repeat(58)}`, 'android', 'fcm'],
+      [`ExponentPushToken[]${unique()}zzzzzzzz`, 'android', 'fcm'],
+    ];
+    for (const [t, platformName, provider] of cases) {
+      const body = device({ token: t });
+      const res = await register(body);
+      expect(res.status, t).toBe(200);
+      expect(res.body, t).toEqual({
+        id: expect.stringMatching(/^\d+$/), platform: platformName, provider, environment: 'production', deviceId: body.deviceId, deviceName: body.deviceName,
+        enabled: true, lastSeenAt: expect.stringMatching(ISO), createdAt: expect.stringMatching(ISO),
+      });
+    }
+  });
+
+  it('keeps what is sent, inferring only the other one; apns with android is refused, sent or inferred', async () => {
+    const expo = () => `ExponentPushToken[${String(++seq).padStart(6, '0')}xxxxxxxxxxxxxxxx]`;
+    const cases: Array<[Record<string, unknown>, string, string]> = [
+      [{ token: expo(), platform: 'ios' }, 'ios', 'expo'],
+      [{ platform: 'ios', provider: 'fcm' }, 'ios', 'fcm'],
+      [{ provider: 'fcm' }, 'android', 'fcm'],
+      [{ provider: 'expo' }, 'android', 'expo'],
+      [{ token: expo(), provider: 'fcm' }, 'android', 'fcm'],
+      [{ platform: 'ios' }, 'ios', 'apns'],
+      [{ token: expo(), provider: 'apns' }, 'ios', 'apns'],
+    ];
+    for (const [over, platformName, provider] of cases) {
+      const res = await register(device(over));
+      expect(res.status, JSON.stringify(over)).toBe(200);
+      expect(res.body, JSON.stringify(over)).toMatchObject({ platform: platformName, provider });
+    }
+    expectError(await register(device({ platform: 'android' })), 400, 'invalid_request');
+    expectError(await register(device({ platform: 'android', provider: 'apns', token: expo() })), 400, 'invalid_request');
+  });
+
   it('refuses missing and unknown fields', async () => {
-    for (const field of ['token', 'platform', 'provider', 'environment', 'deviceId']) {
+    for (const field of ['token', 'environment', 'deviceId']) {
       const body: Record<string, unknown> = device();
       delete body[field];
       expectError(await register(body), 400, 'invalid_request');

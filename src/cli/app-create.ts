@@ -5,6 +5,15 @@ import { noPositionals, parseOptions, UsageError, type Command } from './command
 
 export const appCreateCommand: Command = {
   usage: 'app:create --name N --redirect-uri URI [--redirect-uri URI2]... [--scopes "profile:read history:read"] [--confidential] [--official]',
+  summary: 'Register an OAuth app; prints its client id and (confidential apps) its secret, once',
+  options: [
+    ['--name N', 'shown on consent pages; 1 to 100 characters'],
+    ['--redirect-uri URI', 'https, http on a loopback host, or a reverse-domain scheme; repeat for several'],
+    ['--scopes "a b"', 'the scopes it may ask for, space-separated (default: all of them)'],
+    ['--confidential', 'a server-side app with a client secret (default: public, PKCE only)'],
+    ['--official', 'a first-party app: push devices and connected apps'],
+  ],
+  example: 'app:create --name "My TV app" --redirect-uri com.example.tv:/callback --scopes "profile:read history:write"',
   async run(db, { argv }) {
     const { values, positionals } = parseOptions(argv, {
       name: { type: 'string' },

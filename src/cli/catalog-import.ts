@@ -1,9 +1,10 @@
 // `catalog:import [--source NAME]... [--synthetic-count N] [--ids movie:603,show:1396 | --popular-pages N]`
-// Imports the catalog with a progress bar on stderr; re-running updates titles, never duplicates them.
-import cliProgress from 'cli-progress';
+// Imports the catalog with its progress on stderr (a bar on a terminal, JSON lines on a pipe);
+// re-running updates titles, never duplicates them.
 import { importCatalog, isSourceName, SOURCE_NAMES, sourcesFor, type SourceOptions } from '../core/catalog/import/index.ts';
 import type { MovieDbRef } from '../core/catalog/import/movie-db-api.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
+import { progressOn } from './progress.ts';
 
 const DEFAULT_SOURCES = ['movies', 'anime', 'synthetic'];
 
@@ -22,6 +23,14 @@ function positiveInt(name: string, text: string | undefined): number | undefined
 }
 
 export const catalogImportCommand: Command = {
+  summary: 'Import or update the catalog from the installed data packages (re-running never duplicates)',
+  options: [
+    ['--source NAME', `repeat for several (default: ${DEFAULT_SOURCES.join(', ')})`],
+    ['--synthetic-count N', 'synthetic TV shows to generate (default 200)'],
+    ['--ids movie:ID,show:ID', 'movie-db-api: these titles (needs MOVIE_DB_API_KEY)'],
+    ['--popular-pages N', 'movie-db-api: this many pages of popular titles'],
+  ],
+  example: 'catalog:import --source movies --source synthetic --synthetic-count 50',
   usage: `catalog:import [--source ${SOURCE_NAMES.join('|')}]... [--synthetic-count N] [--ids movie:ID,show:ID | --popular-pages N]`,
   async run(db, { config, argv }) {
     const { values } = parseOptions(argv, {
@@ -44,25 +53,13 @@ export const catalogImportCommand: Command = {
       };
     }
 
-    const bar = new cliProgress.SingleBar(
-      { format: '{source} [{bar}] {value}/{total} titles', stream: process.stderr, hideCursor: true, noTTYOutput: false },
-      cliProgress.Presets.shades_classic,
-    );
-    let current = '';
+    const progress = progressOn(process.stderr);
     const started = Date.now();
     try {
-      const results = await importCatalog(db.orm.em.fork(), sourcesFor(names, options), (done, total, source) => {
-        if (source !== current) {
-          if (current) bar.stop();
-          current = source;
-          bar.start(total ?? done, done, { source });
-        }
-        bar.setTotal(Math.max(total ?? done, done));
-        bar.update(done, { source });
-      });
+      const results = await importCatalog(db.orm.em.fork(), sourcesFor(names, options), progress.update);
       return { results, seconds: Math.round((Date.now() - started) / 100) / 10 };
     } finally {
-      bar.stop();
+      progress.stop();
     }
   },
 };

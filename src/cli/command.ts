@@ -8,6 +8,12 @@ export type CommandContext = { config: Config; log: Logger; argv: string[] };
 
 export type Command = {
   usage: string;
+  /** One line for `admin --help`. */
+  summary: string;
+  /** Each option (or argument) and what it does, for `admin <command> --help`. */
+  options?: ReadonlyArray<readonly [string, string]>;
+  /** One command line as an operator would type it (after `npm run --silent admin --`). */
+  example: string;
   run(db: Database, ctx: CommandContext): Promise<unknown>;
 };
 

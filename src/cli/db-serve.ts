@@ -6,6 +6,8 @@ import { noPositionals, parseOptions, UsageError, type Command } from './command
 
 export const dbServeCommand: Command = {
   usage: 'db:serve',
+  summary: 'Serve the embedded database to psql or pg_dump until interrupted (server stopped)',
+  example: 'db:serve',
   async run(db, { argv }) {
     noPositionals(parseOptions(argv, {}).positionals);
     if (!db.embedded) throw new UsageError('db:serve is for the embedded database; with DATABASE_URL, connect to that PostgreSQL directly');

@@ -21,6 +21,9 @@ const iso = (d: Date | string | null) => (d ? new Date(d).toISOString() : null);
 
 export const jobsStatusCommand: Command = {
   usage: 'jobs:status [--runs N]',
+  summary: 'Whether each background job keeps up: last success, stalled jobs, last runs and failures',
+  options: [['--runs N', 'last runs shown per job, 1 to 100 (default 5)']],
+  example: 'jobs:status --runs 10',
   async run(db, { config, argv }) {
     const { values, positionals } = parseOptions(argv, { runs: { type: 'string' } });
     noPositionals(positionals);

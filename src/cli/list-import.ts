@@ -9,6 +9,15 @@ import { createExternalList } from '../core/lists/write.ts';
 import { noPositionals, parseOptions, UsageError, type Command } from './command.ts';
 
 export const listImportCommand: Command = {
+  summary: 'Make a read-only list for a user from a Letterboxd or Trakt export file (re-read by a job)',
+  options: [
+    ['--user USERNAME', 'the list\'s owner'],
+    ['--source NAME', 'the file\'s format'],
+    ['--file PATH', 'the exported file, read locally (nothing is downloaded)'],
+    ['--name NAME', 'the list\'s name (default: "Imported from <source>")'],
+    ['--public', 'anyone may see it (default: private)'],
+  ],
+  example: 'list:import --user alice --source letterboxd --file ./watchlist.csv --public',
   usage: `list:import --user USERNAME --source ${Object.keys(EXTERNAL_SOURCES).join('|')} --file PATH [--name NAME] [--public]`,
   async run(db, { argv }) {
     const { values, positionals } = parseOptions(argv, {

@@ -65,6 +65,12 @@ export async function deleteAccountSession(em: EntityManager, id: string): Promi
   await db(em).deleteFrom('account_session').where('id', '=', id).execute();
 }
 
+/** Ends every session of the user; how many there were. */
+export async function deleteAccountSessionsOfUser(em: EntityManager, userId: string): Promise<number> {
+  const { numDeletedRows } = await db(em).deleteFrom('account_session').where('user_id', '=', userId).executeTakeFirstOrThrow();
+  return Number(numDeletedRows);
+}
+
 /** How many expired sessions were deleted. */
 export async function deleteExpiredAccountSessions(em: EntityManager): Promise<number> {
   const { numDeletedRows } = await db(em)

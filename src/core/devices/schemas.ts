@@ -40,8 +40,16 @@ export const registerPushDevice = z
       .max(TOKEN_MAX)
       .regex(/^[\x21-\x7e]+$/, 'must be printable ASCII without spaces')
       .describe(`The provider's push token (APNs device token, FCM registration token or Expo push token), ${TOKEN_MIN} to ${TOKEN_MAX} characters. Never returned.`),
-    platform: z.enum(PLATFORMS),
-    provider: z.enum(PROVIDERS).describe('`apns` only with platform `ios`; `fcm` and `expo` with either.'),
+    platform: z
+      .enum(PLATFORMS)
+      .optional()
+      .describe('Optional. Absent: `ios` when the provider (sent or inferred) is `apns`, otherwise `android` (an Expo or FCM token does not say which OS it is on: an iPhone using one sends `ios`).'),
+    provider: z
+      .enum(PROVIDERS)
+      .optional()
+      .describe(
+        'Optional; `apns` only with platform `ios`, `fcm` and `expo` with either. Absent: inferred from the token\'s shape: 64 hex characters is `apns` (with platform `ios`), `ExponentPushToken[...]` or `ExpoPushToken[...]` is `expo`, anything else `fcm` (with platform `android`).',
+      ),
     environment: z.enum(ENVIRONMENTS).describe('`development` for debug builds (APNs sandbox), `production` for store builds.'),
     deviceId: z
       .string()
@@ -55,8 +63,7 @@ export const registerPushDevice = z
       .refine((s) => !CONTROL.test(s), 'must not contain control characters')
       .optional()
       .describe(`Shown to the user (e.g. "Alice's iPhone"), at most ${DEVICE_NAME_MAX} characters. Absent: "" on a new registration, unchanged on a refresh.`),
-  })
-  .refine((v) => v.provider !== 'apns' || v.platform === 'ios', { message: 'provider apns needs platform ios', path: ['provider'] });
+  });
 export type RegisterPushDevice = z.infer<typeof registerPushDevice>;
 
 export const pushDeviceId = queryId();

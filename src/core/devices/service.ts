@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
 import { transaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
+import { pushTarget } from './push-target.ts';
 import { deleteAppDevices, deleteDevice, deleteOtherHoldersOfToken, lockPushToken, selectDevices, trimDevices, upsertDevice } from './repository.ts';
 import { DEVICES_PER_USER, type PushDevice, type RegisterPushDevice } from './schemas.ts';
 
@@ -26,13 +27,13 @@ const toPushDevice = (r: Awaited<ReturnType<typeof selectDevices>>[number]): Pus
  * the same token (another deviceId, or another user after an account switch on the phone) is removed.
  */
 export async function registerPushDevice(em: EntityManager, actor: Actor, input: RegisterPushDevice): Promise<PushDevice> {
+  const { platform, provider } = pushTarget(input.token, input);
   return transaction(em, async (tx) => {
     // Registrations of one token are serialised, so two of them cannot both keep it.
     await lockPushToken(tx, input.token);
     await deleteOtherHoldersOfToken(tx, input.token, actor.userId, input.deviceId);
     const row = await upsertDevice(tx, {
-      userId: actor.userId, clientId: actor.clientId, deviceId: input.deviceId, deviceName: input.deviceName ?? null, platform: input.platform,
-      provider: input.provider, environment: input.environment, token: input.token,
+      userId: actor.userId, clientId: actor.clientId, deviceId: input.deviceId, deviceName: input.deviceName ?? null, platform, provider, environment: input.environment, token: input.token,
     });
     // Past the cap, the registrations seen least recently go (devices long gone stop piling up).
     await trimDevices(tx, actor.userId, DEVICES_PER_USER);

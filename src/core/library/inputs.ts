@@ -1,15 +1,11 @@
 // Wire inputs of the history and ratings routes. Query strings arrive as text: numbers use explicit
 // z.coerce. Path ids are bigints on the wire as integers up to 2^53 - 1.
 import { z } from 'zod';
-import { wireDateTime } from '../wire/dates.ts';
+import { IN_FUTURE, notInFuture, wireDateTime } from '../wire/dates.ts';
 import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
 import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
 
 // Movie database ids, seasons and episodes are PostgreSQL integers.
-/** A watch may be dated up to this far ahead of the server's clock (clients' clocks drift). */
-export const FUTURE_SKEW_MS = 5 * 60_000;
-
-
 export const titleType = z.enum(['movie', 'show']);
 export const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
 export const entryId = queryId();
@@ -20,7 +16,7 @@ export const episode = jsonInt(1, PG_INT_MAX);
 /** An ISO 8601 date-time with `Z` or an offset; as a Date. */
 export const dateTime = wireDateTime('must be an ISO 8601 date-time with Z or an offset').transform((s) => new Date(s));
 /** A date-time of a watch: not in the future. */
-export const watchTime = dateTime.refine((d) => d.getTime() <= Date.now() + FUTURE_SKEW_MS, 'must not be in the future');
+export const watchTime = dateTime.refine((d) => notInFuture(d.getTime()), IN_FUTURE);
 
 export const PAGE_SIZE_DEFAULT = 50;
 export const PAGE_SIZE_MAX = 100;

@@ -1,10 +1,12 @@
 // Wire shapes of the sync module: the items of each bulk write (validated one by one, so one bad item is
 // `invalid` rather than failing the batch), the bulk result, the change feed and the snapshot.
 import { z } from 'zod';
-import { wireDateTime } from '../wire/dates.ts';
+import { IN_FUTURE, notInFuture, wireDateTime } from '../wire/dates.ts';
 import { ID_MAX } from '../wire/numbers.ts';
 
-const dateTime = wireDateTime();
+// Every date a bulk item carries says when something happened, so none may be in the future: the same
+// rule (and clock-skew allowance) as POST /watch-history. Such an item is `invalid`, the rest applied.
+const pastDateTime = wireDateTime().refine((s) => notInFuture(Date.parse(s)), IN_FUTURE);
 
 // How an item names a title (spec: Bulk sync). null is taken as absent: importers often send it.
 const titleRef = {
@@ -28,7 +30,7 @@ const type = z.enum(['movie', 'show']).nullish();
 export const historyItem = z
   .object({
     ...titleRef,
-    watched_at: dateTime,
+    watched_at: pastDateTime,
     season,
     episode,
     episode_title: z.string().max(1000).nullish(),
@@ -47,7 +49,7 @@ export const ratingItem = z
     season,
     episode,
     rating: z.number().int().min(1).max(10).nullish(),
-    rated_at: dateTime.nullish(),
+    rated_at: pastDateTime.nullish(),
     remove: z.boolean().nullish(),
   })
   .strict()
@@ -80,7 +82,7 @@ export const ITEM_DOCS = {
     'already logged is `skipped` with reason `duplicate` and the existing entry\'s `id`. Unknown fields make the item `invalid`.',
   ratings:
     `Rating items: ${ID_FIELDS}; \`type\` (\`movie\` or \`show\`; default \`show\` when season/episode is given, else \`movie\`); ` +
-    '`rating` (integer 1 to 10) and optional `rated_at` (date-time, default now), or `remove: true` to remove the rating; ' +
+    '`rating` (integer 1 to 10) and optional `rated_at` (date-time, default now, not in the future), or `remove: true` to remove the rating; ' +
     'no season = the whole title, `season` = that season, `season` + `episode` = that episode (`episode` alone: absolute number). ' +
     'Statuses: `inserted`, `updated`, `skipped` (reason `unchanged`), `removed`, `skipped` (reason `absent`: nothing to remove).',
   watchlist:

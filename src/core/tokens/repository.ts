@@ -107,6 +107,15 @@ export async function deleteArtifactsOfGrant(em: EntityManager, grantId: string)
   await db(em).deleteFrom('oauth_artifact').where('grant_id', '=', grantId).execute();
 }
 
+/** Deletes the authorization server's browser sessions (model `Session`) signed in as the user. */
+export async function deleteProviderSessionsOfUser(em: EntityManager, userId: string): Promise<void> {
+  await db(em)
+    .deleteFrom('oauth_artifact')
+    .where('model', '=', 'Session')
+    .where((eb) => eb(eb.ref('payload', '->>').key('accountId'), '=', userId))
+    .execute();
+}
+
 /** How many expired artifacts were deleted. */
 export async function deleteExpiredArtifacts(em: EntityManager): Promise<number> {
   const { numDeletedRows } = await db(em)

@@ -19,6 +19,12 @@ const rangeCheck = (ms: number) => Number.isNaN(ms) || inWireRange(ms);
 export const wireDateTime = (error?: string) =>
   z.iso.datetime({ offset: true, ...(error ? { error } : {}) }).refine((s) => rangeCheck(Date.parse(s)), OUT_OF_RANGE);
 
+/** A watch or a rating may be dated up to this far ahead of the server's clock (clients' clocks drift). */
+export const FUTURE_SKEW_MS = 5 * 60_000;
+export const IN_FUTURE = 'must not be in the future';
+/** The one rule for "not in the future", on every route that takes a watch's or a rating's date. */
+export const notInFuture = (ms: number) => ms <= Date.now() + FUTURE_SKEW_MS;
+
 /** A real calendar day written YYYY-MM-DD (2026-02-30 is refused), from 1800 to 2999. */
 export const wireDay = () =>
   z

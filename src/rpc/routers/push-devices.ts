@@ -14,7 +14,7 @@ export const pushDevicesRouter = router({
       openapi: {
         method: 'POST', path: '/me/push-devices', tags, protect: true,
         summary: 'Register or refresh this device for push notifications',
-        description: `Registering a \`deviceId\` the user already registered refreshes it: token, name (when sent), platform, provider and environment replaced, enabled again, \`lastSeenAt\` now; \`id\` and \`createdAt\` stay. A token is one device's: any other registration holding it (another deviceId, or another user after an account switch) is removed. A user keeps at most ${DEVICES_PER_USER} registrations; past that the one seen least recently is removed. The token is never returned. Push devices are not in the change feed. ${OFFICIAL}`,
+        description: `The body the spec writes is \`token\`, \`environment\`, \`deviceId\`, \`deviceName\`: \`platform\` and \`provider\` are optional and, when absent, inferred from the token's shape (64 hex characters: \`ios\`/\`apns\`; \`ExponentPushToken[...]\`: \`expo\`; anything else: \`android\`/\`fcm\`; see the fields). Registering a \`deviceId\` the user already registered refreshes it: token, name (when sent), platform, provider (sent or inferred again) and environment replaced, enabled again, \`lastSeenAt\` now; \`id\` and \`createdAt\` stay. A token is one device's: any other registration holding it (another deviceId, or another user after an account switch) is removed. A user keeps at most ${DEVICES_PER_USER} registrations; past that the one seen least recently is removed. The token is never returned. Push devices are not in the change feed. ${OFFICIAL}`,
       },
     })
     .input(registerInput)
