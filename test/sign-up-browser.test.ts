@@ -66,8 +66,9 @@ describe('/account/sign-up', () => {
 
       await fillSignUp(page, username);
       await page.getByRole('button', { name: 'Create account' }).click();
-      await page.getByRole('heading', { name: 'Connected apps' }).waitFor();
-      expect(await page.locator('main').innerText()).toContain(`Signed in as ${username}`);
+      await page.getByRole('heading', { name: 'Your account' }).waitFor();
+      expect(new URL(page.url()).pathname).toBe('/account');
+      expect(await page.locator('main').innerText()).toContain(`Signed in as ${username}.`);
     } finally {
       await context.close();
     }
