@@ -95,7 +95,8 @@ describe.skipIf(servicesMode)('admin db:serve', () => {
     const child = spawn(process.execPath, [cli, 'db:serve'], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', BASE_URL: undefined, LOG_LEVEL: 'warn' } });
     let stderr = '';
     child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
-    const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+    // 'close', not 'exit': only then has all of stderr been read, so a failure shows its whole message.
+    const exited = new Promise<number | null>((resolve) => child.on('close', (code) => resolve(code)));
     try {
       await expect.poll(() => stderr, { timeout: 60_000, interval: 100 }).toContain('serving the embedded database');
       const client = new pg.Client({ host: dataDir, port: 5432, user: 'postgres', database: 'postgres', application_name: 'psql' });
@@ -108,7 +109,7 @@ describe.skipIf(servicesMode)('admin db:serve', () => {
       }
       child.kill('SIGINT');
       // On failure, the end of the CLI's stderr says why (an exception's message comes last).
-      expect({ code: await exited, stderrEnd: stderr.slice(-1500) }).toEqual({ code: 0, stderrEnd: expect.any(String) });
+      expect({ code: await exited, stderrEnd: stderr.slice(-3000) }).toEqual({ code: 0, stderrEnd: expect.any(String) });
     } finally {
       child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });

@@ -109,6 +109,10 @@ export async function openEmbedded(dataDir: string, opts: { requireOwnership?: b
       // under them throws inside PGlite, outside any caller (the process would exit with an error), so
       // its last exclusive run is awaited first.
       await server.stop();
+      // A connection whose socket closed just before stop() is detached on a later turn (the socket
+      // server defers close handling with setImmediate) and then asks PGlite whether a transaction is
+      // open: after close() that call throws inside PGlite. One turn of the loop lets those run first.
+      await new Promise((resolve) => setImmediate(resolve));
       await db.runExclusive(async () => {});
       await db.close();
       fs.rmSync(file, { force: true });
