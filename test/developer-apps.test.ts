@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findApp } from '../src/core/apps/service.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshotPath } from './helpers/browser.ts';
+import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { approvedCode, discover, REDIRECT, type CodeClient } from './helpers/code-flow.ts';
 import { expectError } from './helpers/envelope.ts';
 import { getMe, makeUser, signIn } from './helpers/oauth.ts';
@@ -27,13 +27,6 @@ afterAll(async () => {
 });
 
 const SCOPES = ['profile:read', 'notifications:read', 'notifications:write'];
-
-/** No page may scroll sideways: the document is exactly as wide as the viewport. */
-async function expectNoSidewaysScroll(page: Page) {
-  const root = page.locator('html');
-  const [scroll, width] = [await root.evaluate((el) => el.scrollWidth), await root.evaluate((el) => el.clientWidth)];
-  expect(scroll, page.url()).toBe(width);
-}
 
 /** Signs in at /account and registers an app through the form; returns its page. */
 async function register(context: BrowserContext, opts: { username: string; name: string; redirectUris: string[]; confidential: boolean; scopes: string[]; shots?: string }) {

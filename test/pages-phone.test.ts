@@ -7,7 +7,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPES } from '../src/core/apps/scopes.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshotPath } from './helpers/browser.ts';
+import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { authorizationUrl, codeFlowTokens, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
 import { makeApp, makeUser, postJson, signIn } from './helpers/oauth.ts';
 
@@ -38,17 +38,6 @@ async function longUser(): Promise<string> {
   const username = `${'W'.repeat(29)}${String(users).padStart(3, '0')}`;
   await makeUser(app, username);
   return username;
-}
-
-/** The page's width against its content's: equal when nothing sticks out to the side. */
-async function widths(page: Page) {
-  return page.locator('html').evaluate((html) => ({ client: html.clientWidth, scroll: html.scrollWidth }));
-}
-
-async function expectNoSidewaysScroll(page: Page, width: number) {
-  const w = await widths(page);
-  expect(w.client).toBe(width);
-  expect(w.scroll).toBe(width);
 }
 
 /** The element's box lies wholly inside the visible screen, as the page shows it before any scrolling. */
@@ -99,7 +88,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.goto(`${app.url}/account/connected-apps`);
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
     await page.screenshot({ path: shot('account-sign-in'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await expectOnFirstScreen(page, 'Sign in', viewport);
     await page.close();
   });
@@ -109,7 +98,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     const own = await browser.newContext({ viewport });
     const page = await consentPage(own, { name: UNBROKEN_NAME, scopes: [...SCOPES], username, shot: `phone-${viewport.width}-oauth-sign-in` });
     await page.screenshot({ path: shot('consent-16'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await expectOnFirstScreen(page, 'Allow', viewport);
     await expectOnFirstScreen(page, 'Deny', viewport);
 
@@ -128,7 +117,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     const listed = await page.locator('details.scopes li small').allInnerTexts();
     expect(listed.map((s) => s.slice(1, -1)).sort()).toEqual([...SCOPES].sort());
     await page.screenshot({ path: shot('consent-16-open'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
 
     await page.getByRole('button', { name: 'Allow' }).click();
     await page.waitForURL(`${REDIRECT}**`);
@@ -141,7 +130,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     const own = await browser.newContext({ viewport });
     const page = await consentPage(own, { name: 'Living Room TV', scopes: ['history:read'], username, shot: `phone-${viewport.width}-oauth-sign-in-1` });
     await page.screenshot({ path: shot('consent-1'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await expectOnFirstScreen(page, 'Allow', viewport);
     expect(await page.locator('ul.scopes li').allInnerTexts()).toEqual(['watch-history reads (history:read)']);
     expect(await page.locator('ul.scope-groups, details').count()).toBe(0);
@@ -158,7 +147,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await signIn(page, username);
     await page.getByRole('heading', { name: 'Connected apps' }).waitFor();
     await page.screenshot({ path: shot('connected-apps'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     expect(await page.getByText(`Signed in as ${username}.`).isVisible()).toBe(true);
 
     // A table on the laptop; one block per app on the phone, its header row hidden for the cells' labels.
@@ -189,26 +178,26 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.goto(String(code.body.verification_uri));
     await page.getByLabel('Code shown on your device').waitFor();
     await page.screenshot({ path: shot('device-code'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
 
     await page.goto(String(code.body.verification_uri_complete));
     await page.getByRole('heading', { name: 'Confirm the device' }).waitFor();
     await page.screenshot({ path: shot('device-confirm'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await expectOnFirstScreen(page, 'Yes, it matches', viewport);
     await page.getByRole('button', { name: 'Yes, it matches' }).click();
 
     await page.getByRole('heading', { name: 'Sign in' }).waitFor();
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await signIn(page, username);
     await page.getByRole('button', { name: 'Allow' }).waitFor();
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await expectOnFirstScreen(page, 'Allow', viewport);
     await page.getByRole('button', { name: 'Allow' }).click();
 
     await page.getByRole('heading', { name: 'Device connected' }).waitFor();
     await page.screenshot({ path: shot('device-connected'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await own.close();
   }, 60_000);
 
@@ -219,7 +208,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.goto(url.toString());
     await page.getByRole('heading', { name: 'Something went wrong' }).waitFor();
     await page.screenshot({ path: shot('error'), fullPage: true });
-    await expectNoSidewaysScroll(page, viewport.width);
+    await expectNoSidewaysScroll(page);
     await page.close();
   });
 });

@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
 import { createDemoAccount } from '../src/demo.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { launchBrowser, screenshotPath } from './helpers/browser.ts';
+import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { authorizationUrl, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
 import { getMe } from './helpers/oauth.ts';
 import { cookiesOf } from './helpers/sign-up.ts';
@@ -32,7 +32,6 @@ afterAll(async () => {
 const PASSWORD = 'a long enough password';
 
 /** Whether the page is wider than the window (a horizontal scroll bar); a string: tests are typed without the DOM. */
-const scrollsSideways = (page: Page) => page.evaluate<boolean>('document.documentElement.scrollWidth > document.documentElement.clientWidth');
 
 async function fillSignUp(page: Page, username: string, confirm = PASSWORD) {
   await page.getByLabel('Username').fill(username);
@@ -52,7 +51,7 @@ describe('/account/sign-up', () => {
       await page.getByRole('link', { name: 'Create an account' }).click();
       await page.getByRole('heading', { name: 'Create an account' }).waitFor();
       expect(new URL(page.url()).pathname).toBe('/account/sign-up');
-      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoSidewaysScroll(page);
       await page.screenshot({ path: screenshotPath(`sign-up-${width}`), fullPage: true });
 
       const username = `browser${width}`;
@@ -61,7 +60,7 @@ describe('/account/sign-up', () => {
       expect(mistake.status()).toBe(400);
       await expect(page.getByRole('alert').innerText()).resolves.toBe('The two passwords do not match.');
       expect(await page.getByLabel('Username').inputValue()).toBe(username);
-      expect(await scrollsSideways(page)).toBe(false);
+      await expectNoSidewaysScroll(page);
       await page.screenshot({ path: screenshotPath(`sign-up-${width}-mistake`), fullPage: true });
 
       await fillSignUp(page, username);
