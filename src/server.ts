@@ -87,6 +87,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     : new MemoryEventBus(log);
   attachEventBus(db.orm, events);
   try {
+    // Live events work from the first request when Redis answers; a Redis that does not delays start-up
+    // by at most this (streams answer 503 until it delivers).
+    if (!(await events.whenDelivering(2_000))) log.warn('event bus not delivering yet: event streams answer 503 until Redis answers');
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
     if (db.mode === 'embedded' && config.demoData === 'auto' && (await catalogSize(db.orm.em.fork())) === 0) {

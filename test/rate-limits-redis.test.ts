@@ -3,13 +3,12 @@
 // memory (logged once per outage, counted), never failing or holding a request, and when Redis returns
 // they share again. Services mode only: two instances need one PostgreSQL (the embedded database has a
 // single owner). The outages are of a redis-server this file starts itself, never the machine's.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { Writable } from 'node:stream';
 import { Redis } from 'ioredis';
-import { pino, type Logger } from 'pino';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
+import { RedisServer } from './helpers/redis-server.ts';
+import { memoryLog } from './helpers/memory-log.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
 import { expectHeaders, many, type LimitAnswer } from './helpers/limits.ts';
@@ -56,74 +55,8 @@ async function until(what: string, probe: () => boolean | Promise<boolean>, ms =
   }
 }
 
-/** A logger writing JSON lines into an array, to count what an instance logged. */
-function memoryLog(): { log: Logger; lines: Record<string, unknown>[] } {
-  const lines: Record<string, unknown>[] = [];
-  const sink = new Writable({
-    write(chunk: Buffer, _enc, done) {
-      for (const line of chunk.toString('utf8').split('\n').filter(Boolean)) lines.push(JSON.parse(line) as Record<string, unknown>);
-      done();
-    },
-  });
-  return { log: pino({ level: 'info' }, sink), lines };
-}
 const logged = (lines: Record<string, unknown>[], text: string) => lines.filter((l) => String(l.msg).includes(text)).length;
 
-
-/** A redis-server of this file's own, without persistence: a restart starts with no counters. */
-class RedisServer {
-  private proc: ChildProcess | undefined;
-  readonly port: number;
-  constructor(port: number) {
-    this.port = port;
-  }
-
-  get url() {
-    return `redis://127.0.0.1:${this.port}`;
-  }
-
-  async start(): Promise<void> {
-    const proc = spawn('/usr/bin/redis-server', ['--port', String(this.port), '--save', '', '--appendonly', 'no', '--bind', '127.0.0.1'], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    this.proc = proc;
-    let out = '';
-    await new Promise<void>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`redis-server did not start in 10 s: ${out}`)), 10_000);
-      proc.stdout!.on('data', (chunk: Buffer) => {
-        // Read to the end either way, so a full pipe never stalls the server.
-        if (out.length < 10_000) out += chunk.toString('utf8');
-        if (out.includes('Ready to accept connections')) {
-          clearTimeout(timer);
-          resolve();
-        }
-      });
-      proc.stderr!.resume();
-      proc.once('exit', (code, signal) => {
-        clearTimeout(timer);
-        reject(new Error(`redis-server exited (${code ?? signal}): ${out}`));
-      });
-    });
-  }
-
-  /** SIGKILL, as a crash: no goodbye to the clients, and the port is free again once it has exited. */
-  async kill(): Promise<void> {
-    const proc = this.proc;
-    if (!proc || proc.exitCode !== null || proc.signalCode !== null) return;
-    const exited = new Promise((resolve) => proc.once('exit', resolve));
-    proc.kill('SIGKILL');
-    await exited;
-  }
-
-  /** SIGSTOP: connections stay open but nothing answers (a hung server, a lost network). */
-  pause(): void {
-    this.proc?.kill('SIGSTOP');
-  }
-
-  resume(): void {
-    this.proc?.kill('SIGCONT');
-  }
-}
 
 describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
   // a and b on the machine's Redis; c and d on this file's own redis-server, which the tests kill.

@@ -77,10 +77,12 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
       const actor = token ? await actorForToken(provider, orm, token) : null;
       if (!actor) req.authFailure = new ApiError('invalid_token', 'The access token is missing, invalid, expired or revoked');
       else req.actor = actor;
-      next();
     } catch (err) {
-      next(err);
+      // The token could not be checked (the database is away): the request still goes through the rate
+      // limiter, so its error answer carries the limit headers like every platform response, then fails.
+      req.authFailure = err as Error;
     }
+    next();
   };
   return { provider, router, authenticate };
 }

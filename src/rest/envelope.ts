@@ -25,9 +25,9 @@ export function errorBody(req: Request, err: ApiError): Record<string, unknown> 
   return { error: err.code, message: err.message, request_id: req.id ?? null, ...err.extra };
 }
 
-/** Headers an error status carries with it (RFC 6750 for 401, Retry-After for 429). */
+/** Headers an error status carries with it (RFC 6750 for 401, Retry-After for 429 and 503). */
 export function errorHeaders(res: Response, err: ApiError): void {
-  if (err.status === 429 && err.extra?.retry_after !== undefined) res.setHeader('Retry-After', String(err.extra.retry_after));
+  if ((err.status === 429 || err.status === 503) && err.extra?.retry_after !== undefined) res.setHeader('Retry-After', String(err.extra.retry_after));
   if (err.code === 'invalid_token') res.setHeader('WWW-Authenticate', 'Bearer error="invalid_token"');
   if (err.code === 'insufficient_scope') res.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${String(err.extra?.required_scope ?? '')}"`);
 }

@@ -3,11 +3,15 @@
 // services mode (one channel per user, subscribed while an instance has a client of that user).
 // Delivery is at most once on the bus; a client that missed events gets them from the replay log
 // (stream-log.ts) when it reconnects with Last-Event-ID.
+import { randomUUID } from 'node:crypto';
 import type { Redis } from 'ioredis';
 import type { Logger } from '../log.ts';
 
-/** One event of a user's stream; `id` is its position in the replay log (the SSE id). */
-export type StreamEvent = { id: string; userId: string; name: string; data: Record<string, unknown> };
+/**
+ * One event of a user's stream; `id` is its position in the replay log (the SSE id), `prev` the id of
+ * the user's event before it in the log (null: none in the log), which lets a stream see a gap.
+ */
+export type StreamEvent = { id: string; prev: string | null; userId: string; name: string; data: Record<string, unknown> };
 
 export type StreamListener = {
   onEvent(event: StreamEvent): void;
@@ -23,6 +27,8 @@ export interface EventBus {
   subscribe(userId: string, listener: StreamListener): Promise<() => void>;
   /** Listeners (open streams) on this instance. */
   listenerCount(): number;
+  /** Resolves once live delivery works, or after `timeoutMs` if it does not (start-up never waits longer). */
+  whenDelivering(timeoutMs: number): Promise<boolean>;
   close(): Promise<void>;
 }
 
@@ -92,6 +98,10 @@ export class MemoryEventBus implements EventBus {
     return this.#listeners.count();
   }
 
+  async whenDelivering(): Promise<boolean> {
+    return true;
+  }
+
   async close(): Promise<void> {
     this.#listeners.closeAll();
   }
@@ -104,19 +114,48 @@ export type RedisEventBusOptions = {
   subscriber: Redis;
   prefix: string;
   log: Logger;
+  /** How often the instance checks its own subscription (a heartbeat through Redis); tests shorten it. */
+  heartbeatMs?: number;
+  /** A subscription that brought no heartbeat for this long is stalled: its streams end. */
+  stallMs?: number;
 };
 
+/** Live events cannot be delivered right now (Redis is away or stalled): a stream must not open. */
+export class EventBusUnavailable extends Error {}
+
+/** At most this many events wait to be published again after Redis comes back (the oldest go first). */
+const REPUBLISH_MAX = 10_000;
+
+/**
+ * Redis pub/sub, watched. Pub/sub drops messages silently while a connection is down or Redis hangs,
+ * so the instance publishes a heartbeat on a channel of its own and expects to hear it back: when it
+ * does not (or a publish fails), delivery is in doubt and every open stream here ends, so its client
+ * reconnects and replays from the log. Until a fresh heartbeat comes back, new streams are refused.
+ * Events whose publish failed are published again once Redis answers, for the other instances'
+ * streams that did not notice the outage (a stream skips what it already has).
+ */
 export class RedisEventBus implements EventBus {
   readonly mode = 'redis' as const;
   readonly #listeners = new LocalListeners();
   readonly #opts: RedisEventBusOptions;
   /** SUBSCRIBE commands not yet confirmed, by user: a second listener waits for the same one. */
   readonly #pending = new Map<string, Promise<unknown>>();
+  readonly #beatChannel: string;
+  readonly #timer: ReturnType<typeof setInterval>;
+  readonly #republish: StreamEvent[] = [];
+  /** When this instance last heard its own heartbeat come back (ms since epoch); 0: not yet. */
+  #heardAt = 0;
+  #delivering = false;
+  /** Called when delivery starts (or starts again). */
+  readonly #onDelivering = new Set<() => void>();
   #closed = false;
 
   constructor(opts: RedisEventBusOptions) {
     this.#opts = opts;
+    this.#beatChannel = `${opts.prefix}:events:heartbeat:${randomUUID()}`;
+    const stallMs = opts.stallMs ?? 3_000;
     opts.subscriber.on('message', (channel: string, message: string) => {
+      if (channel === this.#beatChannel) return this.#heard(Number(message), stallMs);
       let event: StreamEvent;
       try {
         event = JSON.parse(message) as StreamEvent;
@@ -127,32 +166,83 @@ export class RedisEventBus implements EventBus {
     });
     // Events published while the subscription is down are lost on the bus: end the streams, so their
     // clients reconnect with Last-Event-ID and get them from the replay log.
-    opts.subscriber.on('close', () => {
-      if (this.#listeners.byUser.size) opts.log.warn('event bus subscription lost: open streams ended');
-      this.#listeners.closeAll();
-    });
+    opts.subscriber.on('close', () => this.#inDoubt('event bus subscription lost'));
     opts.subscriber.on('error', (err: Error) => opts.log.debug({ err }, 'event bus subscriber error'));
+    // ioredis subscribes again after every reconnect, this channel included. The first beat goes as
+    // soon as the subscription stands, so a new instance delivers without waiting a whole interval.
+    opts.subscriber.subscribe(this.#beatChannel).then(() => this.#beat(stallMs), () => {});
+    this.#timer = setInterval(() => void this.#beat(stallMs), opts.heartbeatMs ?? 1_000);
+    this.#timer.unref();
   }
 
   #channel(userId: string): string {
     return `${this.#opts.prefix}:events:${userId}`;
   }
 
+  /** A heartbeat came back: fresh ones (sent within stallMs) say delivery works again. */
+  #heard(sentAt: number, stallMs: number): void {
+    if (!(Date.now() - sentAt < stallMs)) return;
+    this.#heardAt = Date.now();
+    if (!this.#delivering && !this.#closed) {
+      this.#delivering = true;
+      this.#opts.log.info('event bus delivering');
+      for (const f of this.#onDelivering) f();
+    }
+  }
+
+  /** Delivery may have missed events: end every stream here and refuse new ones until a heartbeat returns. */
+  #inDoubt(reason: string): void {
+    if (this.#delivering) this.#opts.log.warn({ streams: this.#listeners.count() }, `${reason}: open streams ended`);
+    this.#delivering = false;
+    this.#heardAt = 0;
+    const channels = [...this.#listeners.byUser.keys()].map((u) => this.#channel(u));
+    this.#listeners.closeAll();
+    // Their streams are gone; the channels go too (ioredis would otherwise subscribe them again on reconnect).
+    if (channels.length && !this.#closed) this.#opts.subscriber.unsubscribe(...channels).catch(() => {});
+  }
+
+  async #beat(stallMs: number): Promise<void> {
+    if (this.#delivering && Date.now() - this.#heardAt > stallMs) this.#inDoubt('event bus stalled');
+    try {
+      await this.#opts.publisher.publish(this.#beatChannel, String(Date.now()));
+    } catch {
+      if (this.#delivering) this.#inDoubt('event bus heartbeat failed');
+      return;
+    }
+    await this.#publishAgain();
+  }
+
+  async #publishAgain(): Promise<void> {
+    while (this.#republish.length) {
+      const e = this.#republish[0]!;
+      try {
+        await this.#opts.publisher.publish(this.#channel(e.userId), JSON.stringify(e));
+      } catch {
+        return;
+      }
+      this.#republish.shift();
+    }
+  }
+
   async publish(events: StreamEvent[]): Promise<void> {
-    for (const e of events) {
+    for (const [i, e] of events.entries()) {
       try {
         await this.#opts.publisher.publish(this.#channel(e.userId), JSON.stringify(e));
       } catch (err) {
-        // Redis is away: this instance's clients still get it; clients on other instances get it from the
-        // replay log on their next reconnect (their streams end when their subscriber connection drops).
-        this.#opts.log.warn({ err }, 'event bus publish failed: delivered to this instance only');
-        this.#listeners.deliver(e, this.#opts.log);
+        // Redis is away or hung: nobody may have it. This instance's streams end now and replay; the
+        // events go out again when Redis answers, for streams elsewhere that did not see the outage.
+        this.#opts.log.warn({ err }, 'event bus publish failed: published again when Redis answers');
+        this.#republish.push(...events.slice(i));
+        this.#republish.splice(0, Math.max(0, this.#republish.length - REPUBLISH_MAX));
+        this.#inDoubt('event bus publish failed');
+        return;
       }
     }
   }
 
   async subscribe(userId: string, listener: StreamListener): Promise<() => void> {
-    if (this.#closed) throw new Error('event bus closed');
+    if (this.#closed) throw new EventBusUnavailable('event bus closed');
+    if (!this.#delivering || this.#opts.subscriber.status !== 'ready') throw new EventBusUnavailable('live events are not being delivered');
     if (this.#listeners.add(userId, listener)) {
       const subscribing = this.#opts.subscriber.subscribe(this.#channel(userId));
       this.#pending.set(userId, subscribing);
@@ -162,7 +252,7 @@ export class RedisEventBus implements EventBus {
       await this.#pending.get(userId);
     } catch (err) {
       this.#listeners.remove(userId, listener);
-      throw err;
+      throw new EventBusUnavailable('subscription failed', { cause: err });
     }
     return () => {
       if (this.#listeners.remove(userId, listener) && !this.#closed) {
@@ -175,8 +265,29 @@ export class RedisEventBus implements EventBus {
     return this.#listeners.count();
   }
 
+  /** Whether live delivery works now (false while Redis is away or stalled). */
+  get delivering(): boolean {
+    return this.#delivering;
+  }
+
+  whenDelivering(timeoutMs: number): Promise<boolean> {
+    if (this.#delivering) return Promise.resolve(true);
+    return new Promise((resolve) => {
+      const done = (ok: boolean) => {
+        clearTimeout(timer);
+        this.#onDelivering.delete(started);
+        resolve(ok);
+      };
+      const started = () => done(true);
+      const timer = setTimeout(() => done(false), timeoutMs);
+      this.#onDelivering.add(started);
+    });
+  }
+
   async close(): Promise<void> {
     this.#closed = true;
+    this.#delivering = false;
+    clearInterval(this.#timer);
     this.#listeners.closeAll();
     this.#opts.subscriber.disconnect();
   }

@@ -48,6 +48,26 @@ export async function deleteExpiredTickets(em: EntityManager): Promise<number> {
 
 // ---- replay log
 
+/**
+ * Takes the transaction-scoped lock of the user's replay log: appends of one user commit in id order,
+ * so when an event is visible every earlier event of the user is too (the chain of `prev` ids holds).
+ */
+export async function lockUserStream(tx: EntityManager, userId: string): Promise<void> {
+  await db(tx)
+    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`stream_event:${userId}`), eb.lit(0)])]).as('locked'))
+    .execute();
+}
+
+/** The id of the user's newest event in the log, or null when there is none. */
+export async function latestStreamEventId(em: EntityManager, userId: string): Promise<string | null> {
+  const row = await db(em)
+    .selectFrom('stream_event')
+    .select((eb) => eb.fn.max('id').as('id'))
+    .where('user_id', '=', userId)
+    .executeTakeFirst();
+  return row?.id == null ? null : String(row.id);
+}
+
 /** Appends the user's events in the order given (ids ascending); returns them. */
 export function insertStreamEvents(tx: EntityManager, userId: string, events: { name: string; data: Record<string, unknown> }[]) {
   return db(tx)

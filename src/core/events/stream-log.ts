@@ -4,7 +4,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EventBus, StreamEvent } from './bus.ts';
 import { eventBusOf } from './registry.ts';
-import { deleteOldStreamEvents, insertStreamEvents, selectStreamEventsAfter } from './repository.ts';
+import { deleteOldStreamEvents, insertStreamEvents, latestStreamEventId, lockUserStream, selectStreamEventsAfter } from './repository.ts';
 
 /** How long events stay replayable after they happen. */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
@@ -13,13 +13,28 @@ export const REPLAY_MAX = 1000;
 
 export type NewStreamEvent = { name: string; data: Record<string, unknown> };
 
-const toEvent = (r: Awaited<ReturnType<typeof selectStreamEventsAfter>>[number]): StreamEvent => ({ id: String(r.id), userId: r.user_id, name: r.name, data: r.data });
+type Row = Awaited<ReturnType<typeof selectStreamEventsAfter>>[number];
+const toEvent = (r: Row, prev: string | null): StreamEvent => ({ id: String(r.id), prev, userId: r.user_id, name: r.name, data: r.data });
 
-/** Appends events of one user in `tx` (inside the write's transaction); returns them with their ids. */
+/**
+ * Appends events of one user in `tx` (inside the write's transaction); returns them with their ids, each
+ * naming the user's event before it (`prev`), so a stream that receives it knows whether it missed one.
+ */
 export async function appendStreamEvents(tx: EntityManager, userId: string, events: NewStreamEvent[]): Promise<StreamEvent[]> {
   if (events.length === 0) return [];
-  const rows = await insertStreamEvents(tx, userId, events);
-  return rows.map(toEvent).sort((a, b) => Number(a.id) - Number(b.id));
+  await lockUserStream(tx, userId);
+  let prev = await latestStreamEventId(tx, userId);
+  const rows = (await insertStreamEvents(tx, userId, events)).sort((a, b) => Number(a.id) - Number(b.id));
+  return rows.map((r) => {
+    const e = toEvent(r, prev);
+    prev = e.id;
+    return e;
+  });
+}
+
+/** Where a new stream starts: the user's newest event now (it streams what comes after). */
+export function streamStart(em: EntityManager, userId: string): Promise<string | null> {
+  return latestStreamEventId(em, userId);
 }
 
 /** Publishes committed events on the bus of `em`'s service, if it has one. */
@@ -30,7 +45,13 @@ export async function publishStreamEvents(em: EntityManager, events: StreamEvent
 /** The user's events after `afterId` still inside the replay window, oldest first. */
 export async function replayStreamEvents(em: EntityManager, userId: string, afterId: string): Promise<StreamEvent[]> {
   const rows = await selectStreamEventsAfter(em, userId, afterId, REPLAY_WINDOW_MS / 1000, REPLAY_MAX);
-  return rows.map(toEvent);
+  // The log is read in order: each event's predecessor is the one before it (the first's is `afterId`).
+  let prev: string | null = afterId;
+  return rows.map((r) => {
+    const e = toEvent(r, prev);
+    prev = e.id;
+    return e;
+  });
 }
 
 /** Deletes events older than the replay window; returns how many. */
