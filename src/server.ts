@@ -17,6 +17,8 @@ import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.
 import { attachEventBus } from './core/events/registry.ts';
 import { Drain } from './rest/drain.ts';
 import { answerClientError } from './rest/client-error.ts';
+import { feedHoldSeconds } from './core/changes/repository.ts';
+import { watchFeedLag } from './core/metrics/registry.ts';
 
 export type RunningServer = {
   url: string;
@@ -124,6 +126,8 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       await new Promise<void>((resolve) => server.close(() => resolve()));
       throw err;
     });
+    // change_feed_lag_seconds, read from the database at each scrape.
+    const unwatchFeedLag = watchFeedLag(() => feedHoldSeconds(db.orm.em.fork()));
     const { port } = server.address() as AddressInfo;
     const url = `http://127.0.0.1:${port}`;
     log.info({ url, mode: db.mode }, 'listening');
@@ -138,6 +142,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       close: async () => {
         await drainHttp(server, drain, config.shutdownGraceMs, log);
         await jobs.stop();
+        unwatchFeedLag();
         // Ends any event stream still open (the drain ended this instance's; the bus's own listeners go too).
         await events.close();
         redis?.disconnect();

@@ -5,7 +5,7 @@
 // by replay. A stream never opens as an empty 200 while Redis is away: 503 in the envelope, with
 // Retry-After and the limit headers, counted in the metrics and the access log. Services mode only.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { RedisEventBus } from '../src/core/events/bus.ts';
+import type { RedisEventBus } from '../src/core/events/bus.ts';
 import { eventBusOf } from '../src/core/events/registry.ts';
 import { query } from '../src/core/db/sql.ts';
 import { freePort, startTestApp, type TestApp } from './helpers/app.ts';

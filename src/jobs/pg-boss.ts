@@ -12,6 +12,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { PgBoss, type JobWithMetadata } from 'pg-boss';
 import type { Logger } from '../core/log.ts';
+import { SESSION_OPTIONS } from '../core/db/orm.ts';
 import { jobHealth, RunsInFlight, stuckInPgBoss } from './health.ts';
 import { STOP_WAIT_MS, type RunningJobs } from './in-process.ts';
 import { instanceName, runJob, type Job } from './job.ts';
@@ -34,6 +35,7 @@ export async function startPgBoss(jobs: Job[], orm: MikroORM, log: Logger, datab
     connectionString: databaseUrl,
     schema: PG_BOSS_SCHEMA,
     application_name: 'mts-jobs',
+    options: SESSION_OPTIONS,
     // Its own small pool beside the app's: fetches, sends and maintenance only; the jobs use the app's.
     max: 3,
     // pg-boss's cron scheduler is not used (see above): no cron timers.

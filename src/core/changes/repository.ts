@@ -47,3 +47,22 @@ export function settledHorizon() {
   return eb.fn<string>('pg_snapshot_xmin', [eb.fn('pg_current_snapshot')]);
 }
 
+
+/** The one server view the feed's lag is read from (not a table of ours: typed here for the query builder). */
+type ServerActivity = { pg_stat_activity: { xact_start: Date | null; backend_xid: string | null } };
+
+/**
+ * How long the feed has been held back, in seconds: the age of the oldest transaction with an xid on the
+ * whole PostgreSQL server (any database), since the settled horizon cannot pass it; 0 when there is none.
+ * Sessions of other roles show no xact_start without pg_read_all_stats (docs/operations.md).
+ */
+export async function feedHoldSeconds(em: EntityManager): Promise<number> {
+  const row = await db(em)
+    .withTables<ServerActivity>()
+    .selectFrom('pg_stat_activity')
+    .select((eb) => [eb.fn.min<Date | null>('xact_start').as('oldest'), eb.fn<Date>('now').as('now')])
+    .where('backend_xid', 'is not', null)
+    .executeTakeFirst();
+  if (!row?.oldest) return 0;
+  return Math.max(0, (row.now.getTime() - row.oldest.getTime()) / 1000);
+}

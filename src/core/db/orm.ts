@@ -14,6 +14,16 @@ import { PostgresNamingStrategy } from './naming.ts';
 
 export type { EntityManager };
 
+/**
+ * A transaction left open and idle on one of the service's connections (a stuck request, a bug) holds
+ * back the change feed of every user (it serves nothing newer than the oldest open transaction) and
+ * vacuum: PostgreSQL ends such a session after this long. The service's transactions never wait on
+ * anything outside the database, so an idle one this old is a fault.
+ */
+export const IDLE_IN_TRANSACTION_TIMEOUT_MS = 30_000;
+/** The startup options every PostgreSQL connection of the service sends (pg's `options`). */
+export const SESSION_OPTIONS = `-c idle_in_transaction_session_timeout=${IDLE_IN_TRANSACTION_TIMEOUT_MS}`;
+
 export type Database = {
   orm: MikroORM;
   mode: 'embedded' | 'services';
@@ -64,6 +74,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         types: valueTypes(),
         // The pool's client class (pg.Pool's `Client` option): hot reads as named statements, services mode only.
         ...(!embedded && (opts.preparedStatements ?? true) ? { Client: NamedStatementClient } : {}),
+        // Services mode: idle transactions end (above). The embedded database is this process's alone.
+        ...(!embedded ? { options: SESSION_OPTIONS } : {}),
         // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
         ...(embedded && !embedded.owner ? { application_name: OWN_CLIENT } : {}),
       },

@@ -131,3 +131,22 @@ export const dbPoolConnections = new Gauge({
     this.set({ state: 'waiting' }, sum.waiting);
   },
 });
+
+const feedLagReaders = new Set<() => Promise<number>>();
+
+/** Reports a database in change_feed_lag_seconds until the returned function is called (when it closes). */
+export function watchFeedLag(read: () => Promise<number>): () => void {
+  feedLagReaders.add(read);
+  return () => feedLagReaders.delete(read);
+}
+
+export const changeFeedLag = new Gauge({
+  name: 'change_feed_lag_seconds',
+  help: 'How long the change feed is held back: age of the oldest open transaction with an xid on the whole PostgreSQL server (the feed serves nothing newer until it ends). Alert above 30.',
+  registers: [registry],
+  async collect() {
+    const readings = await Promise.all([...feedLagReaders].map((read) => read().catch(() => null)));
+    const known = readings.filter((r): r is number => r !== null);
+    if (known.length) this.set(Math.max(...known));
+  },
+});

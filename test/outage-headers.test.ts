@@ -1,0 +1,73 @@
+// The spec puts the rate-limit headers on every platform response: also on the 500 a request gets while
+// the database is away (its token cannot even be checked), on REST and on /trpc alike, and the service
+// answers normally again once the database returns. Services mode: the outage is this file's database
+// refusing connections (ALLOW_CONNECTIONS false, its sessions ended), the server itself stays up.
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startTestApp, type TestApp } from './helpers/app.ts';
+import { servicesMode } from './helpers/db.ts';
+import { expectError } from './helpers/envelope.ts';
+import { member, type Member } from './helpers/seed.ts';
+
+let app: TestApp;
+let alice: Member;
+
+beforeAll(async () => {
+  if (!servicesMode) return;
+  app = await startTestApp({ RATE_LIMITS: 'on' });
+  alice = await member(app, 'alice_outage', ['profile:read']);
+}, 60_000);
+afterAll(() => app?.stop());
+
+/** Runs `sql` on the server's maintenance connection (not this file's database). */
+async function admin(sql: string): Promise<void> {
+  const c = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+const dbName = () => new URL(app.database.databaseUrl!).pathname.slice(1);
+
+async function get(path: string) {
+  const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${alice.token}` } });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> };
+}
+
+function expectLimitHeaders(headers: Headers) {
+  expect(Number(headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+  expect(headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+  expect(Number(headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
+}
+
+describe.skipIf(!servicesMode)('rate-limit headers while the database is away', () => {
+  it('a 500 on REST and on /trpc carries X-RateLimit-*, in the envelope without internals; then 200 again', async () => {
+    expect((await get('/api/platform/v1/me')).status).toBe(200);
+    await admin(`alter database "${dbName()}" with allow_connections false`);
+    try {
+      await admin(`select pg_terminate_backend(pid) from pg_stat_activity where datname = '${dbName()}'`);
+      const rest = await get('/api/platform/v1/me');
+      expectError(rest, 500, 'server_error');
+      expectLimitHeaders(rest.headers);
+      expect(JSON.stringify(rest.body)).not.toMatch(/allow_connections|not currently accepting|\.ts:|at /);
+
+      const trpc = await get('/trpc/me.get');
+      expect(trpc.status).toBe(500);
+      expectLimitHeaders(trpc.headers);
+    } finally {
+      await admin(`alter database "${dbName()}" with allow_connections true`);
+    }
+    const end = Date.now() + 15_000;
+    let again = await get('/api/platform/v1/me');
+    while (again.status !== 200 && Date.now() < end) {
+      await new Promise((r) => setTimeout(r, 200));
+      again = await get('/api/platform/v1/me');
+    }
+    expect(again.status).toBe(200);
+    expectLimitHeaders(again.headers);
+  }, 60_000);
+});
