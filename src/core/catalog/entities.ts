@@ -18,6 +18,7 @@ export const Title = defineEntity({
       properties: ['filmDbId'],
     },
     { name: 'title_genres', properties: ['genres'], type: 'gin' },
+    { name: 'title_match_name', properties: ['matchName', 'id'] },
     { name: 'title_name', properties: ['searchName', 'id'] },
     {
       name: 'title_popularity',
@@ -105,6 +106,9 @@ export const Title = defineEntity({
     source: p.text(),
 
     searchName: p.text().generated('lower(name) stored').nullable(),
+
+    /** The name as title + year matching compares it (the migration's title_match_name()). */
+    matchName: p.text().generated('title_match_name(name) stored').nullable(),
 
     searchVector: p.string().columnType('tsvector').generated('to_tsvector(\'simple\'::regconfig, ((name || \' \'::text) || original_name)) stored').nullable(),
 

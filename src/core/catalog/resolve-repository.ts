@@ -34,7 +34,8 @@ export function resolveByMovieDbIdQuery(k: Kysely<Tables>, json: string) {
 export const resolveByMovieDbId = (em: EntityManager, refs: ByIdRef[]) => resolveByMovieDbIdQuery(db(em), JSON.stringify(refs)).execute();
 
 /**
- * Each ref's title by the first of movie_db_id, tv_db_id, film_db_id, anime_db_id, title + year that finds
+ * Each ref's title by the first of movie_db_id, tv_db_id, film_db_id, anime_db_id, title + year, then the
+ * normalised title + year (title_match_name: case, accents, punctuation, "&", a leading "The") that finds
  * one (of the ref's type; the most popular on a tie); refs that find none have no row. In ref order.
  */
 export function resolveAny(em: EntityManager, refs: AnyRef[]) {
@@ -71,6 +72,14 @@ export function resolveAny(em: EntityManager, refs: AnyRef[]) {
             branch(5)
               .where('r.title', 'is not', null)
               .where('x.search_name', '=', eb.fn<string>('lower', ['r.title']))
+              .where((w) => w.or([w('r.year', 'is', null), w('x.year', '=', w.ref('r.year'))])),
+          )
+          // The same name written another way ("Crime & Punishment", "Amelie", "Silent Harbor" for "The
+          // Silent Harbor"): after the exact name, so an exact match always wins.
+          .unionAll(
+            branch(6)
+              .where('r.title', 'is not', null)
+              .where('x.match_name', '=', eb.fn<string>('title_match_name', ['r.title']))
               .where((w) => w.or([w('r.year', 'is', null), w('x.year', '=', w.ref('r.year'))])),
           );
         return eb

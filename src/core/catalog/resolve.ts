@@ -1,6 +1,7 @@
 // Resolving the ways clients name a title (bulk sync, playback) to catalog rows, many at once in one
 // query. A title is (type, movie_db_id); other ids and title + year are fallbacks, tried in
-// the order: movie_db_id, tv_db_id, film_db_id, anime_db_id, title + year. `type` is what the item names
+// the order: movie_db_id, tv_db_id, film_db_id, anime_db_id, title + year, then the normalised title + year
+// (case, accents, punctuation, "&" for "and" and a leading "The" do not count). `type` is what the item names
 // (an item with a season or an episode names a show); ids found under the other type never match.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { offline } from '../db/compile.ts';
