@@ -18,6 +18,7 @@ import { Migration20261123090000AccountSessions } from './Migration2026112309000
 import { Migration20261124003244_EntityConstraintNames } from './Migration20261124003244_EntityConstraintNames.ts';
 import { Migration20261124071317_TitleRecommendations } from './Migration20261124071317_TitleRecommendations.ts';
 import { Migration20261124102713_AppOwner } from './Migration20261124102713_AppOwner.ts';
+import { Migration20261124133935_ImportRuns } from './Migration20261124133935_ImportRuns.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -39,4 +40,5 @@ export const migrationsList = [
   { name: 'Migration20261124003244_EntityConstraintNames', class: Migration20261124003244_EntityConstraintNames },
   { name: 'Migration20261124071317_TitleRecommendations', class: Migration20261124071317_TitleRecommendations },
   { name: 'Migration20261124102713_AppOwner', class: Migration20261124102713_AppOwner },
+  { name: 'Migration20261124133935_ImportRuns', class: Migration20261124133935_ImportRuns },
 ];
