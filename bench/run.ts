@@ -12,6 +12,7 @@ import path from 'node:path';
 import { authSection, benchAuth, printAuth } from './auth.ts';
 import { benchCatalog, catalogSection, printCatalog } from './catalog.ts';
 import { benchCollection, collectionSection, printCollection } from './collection.ts';
+import { benchImport, importSection, printImport } from './import.ts';
 import { benchLibrary, librarySection, printLibrary } from './library.ts';
 import { benchLimits, limitsSection, printLimits } from './limits.ts';
 import { benchLists, listsSection, printLists } from './lists.ts';
@@ -49,6 +50,7 @@ const benches: Bench[] = [
   bench('lists', 'Lists', benchLists, printLists, listsSection),
   bench('playback', 'Playback', benchPlayback, printPlayback, playbackSection),
   bench('sync', 'Sync', benchSync, printSync, syncSection),
+  bench('import', 'Import', benchImport, printImport, importSection),
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -86,7 +88,7 @@ for (const b of benches) {
 machine.loadEnd = os.loadavg();
 
 const env: Record<string, string> = {};
-for (const k of ['BENCH_ONLY', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS']) if (process.env[k]) env[k] = process.env[k]!;
 const report = renderMarkdown({
   machine,
   sections,

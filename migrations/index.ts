@@ -18,7 +18,8 @@ import { Migration20261123090000AccountSessions } from './Migration2026112309000
 import { Migration20261124003244_EntityConstraintNames } from './Migration20261124003244_EntityConstraintNames.ts';
 import { Migration20261124071317_TitleRecommendations } from './Migration20261124071317_TitleRecommendations.ts';
 import { Migration20261124102713_AppOwner } from './Migration20261124102713_AppOwner.ts';
-import { Migration20261125090000_TitleMatchName } from './Migration20261125090000_TitleMatchName.ts';
+import { Migration20261124133935_ImportRuns } from './Migration20261124133935_ImportRuns.ts';
+import { Migration20261124140000_TitleMatchName } from './Migration20261124140000_TitleMatchName.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -40,5 +41,6 @@ export const migrationsList = [
   { name: 'Migration20261124003244_EntityConstraintNames', class: Migration20261124003244_EntityConstraintNames },
   { name: 'Migration20261124071317_TitleRecommendations', class: Migration20261124071317_TitleRecommendations },
   { name: 'Migration20261124102713_AppOwner', class: Migration20261124102713_AppOwner },
-  { name: 'Migration20261125090000_TitleMatchName', class: Migration20261125090000_TitleMatchName },
+  { name: 'Migration20261124133935_ImportRuns', class: Migration20261124133935_ImportRuns },
+  { name: 'Migration20261124140000_TitleMatchName', class: Migration20261124140000_TitleMatchName },
 ];

@@ -57,6 +57,8 @@ const schema = z.object({
   DATABASE_PREPARED_STATEMENTS: z.enum(['on', 'off'], { error: 'must be on or off' }).default('on'),
   SIGNUPS: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   APP_REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
+  IMPORT_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(4_000),
+  IMPORT_MAX_BYTES: z.coerce.number().int('must be an integer').min(1024, 'must be at least 1024').max(1024 ** 3, 'must be at most 1073741824').default(64 * 1024 * 1024),
   SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
@@ -99,6 +101,13 @@ export type Config = {
   metricsToken: string | undefined;
   /** Whether signed-in users may register their own (never official) apps on /account/apps (APP_REGISTRATION). */
   appRegistration: boolean;
+  /**
+   * How often the import job takes queued imports (ms; each tick writes for up to half of it, then gives
+   * the run back for the next); 0 turns the job off in this instance (IMPORT_INTERVAL_MS).
+   */
+  importIntervalMs: number;
+  /** The largest file /account/import accepts (IMPORT_MAX_BYTES). */
+  importMaxBytes: number;
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (ms). */
   shutdownGraceMs: number;
   /**
@@ -158,6 +167,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,
     appRegistration: c.APP_REGISTRATION === 'open',
     trophyIntervalMs: c.TROPHY_INTERVAL_MS,
+    importIntervalMs: c.IMPORT_INTERVAL_MS,
+    importMaxBytes: c.IMPORT_MAX_BYTES,
     jobQueue: c.JOB_QUEUE === 'auto' ? (c.DATABASE_URL ? 'pg-boss' : 'in-process') : c.JOB_QUEUE,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),

@@ -57,7 +57,7 @@ describe.skipIf(!servicesMode)('jobs on pg-boss', () => {
       },
     };
     const failedBefore = (await jobRuns.get()).values.find((v) => v.labels.job === 'test-failing' && v.labels.outcome === 'failed')?.value ?? 0;
-    const running = await startJobs(a.db.orm, createLogger('silent'), { jobQueue: 'pg-boss', databaseUrl: a.database.databaseUrl, trophyIntervalMs: 0 }, [failing]);
+    const running = await startJobs(a.db.orm, createLogger('silent'), { jobQueue: 'pg-boss', databaseUrl: a.database.databaseUrl, trophyIntervalMs: 0, importIntervalMs: 0 }, [failing]);
     type Attempt = { queue_job_id: string; attempt: number; started: number; outcome: string; error: string };
     const attemptsOfFirst = async () => {
       const rows = await query<Attempt>(em(), {

@@ -6,6 +6,7 @@ import { appDeactivateCommand } from './app-deactivate.ts';
 import { appRotateSecretCommand } from './app-rotate-secret.ts';
 import { catalogImportCommand } from './catalog-import.ts';
 import { dbServeCommand } from './db-serve.ts';
+import { importCommand } from './import.ts';
 import { listFeatureCommand, listUnfeatureCommand } from './list-feature.ts';
 import { listImportCommand } from './list-import.ts';
 import { jobsStatusCommand } from './jobs-status.ts';
@@ -30,6 +31,7 @@ export const commands: Record<string, Command> = {
   'list:feature': listFeatureCommand,
   'list:unfeature': listUnfeatureCommand,
   'list:import': listImportCommand,
+  import: importCommand,
   'jobs:status': jobsStatusCommand,
   'db:serve': dbServeCommand,
 };

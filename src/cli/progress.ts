@@ -15,9 +15,9 @@ export const progressKind = (isTTY: boolean | undefined): ProgressKind => (isTTY
 
 export const JSON_LINE_INTERVAL_MS = 1000;
 
-function barProgress(stream: NodeJS.WriteStream): Progress {
+function barProgress(stream: NodeJS.WriteStream, unit: string): Progress {
   const bar = new cliProgress.SingleBar(
-    { format: '{source} [{bar}] {value}/{total} titles', stream, hideCursor: true, noTTYOutput: false },
+    { format: `{source} [{bar}] {value}/{total} ${unit}`, stream, hideCursor: true, noTTYOutput: false },
     cliProgress.Presets.shades_classic,
   );
   let current = '';
@@ -62,6 +62,7 @@ function jsonLineProgress(stream: NodeJS.WritableStream, now: () => number): Pro
   };
 }
 
-export function progressOn(stream: NodeJS.WriteStream): Progress {
-  return progressKind(stream.isTTY) === 'bar' ? barProgress(stream) : jsonLineProgress(stream, Date.now);
+/** `unit`: what `done` and `total` count, as the bar names it. */
+export function progressOn(stream: NodeJS.WriteStream, unit = 'titles'): Progress {
+  return progressKind(stream.isTTY) === 'bar' ? barProgress(stream, unit) : jsonLineProgress(stream, Date.now);
 }

@@ -22,6 +22,7 @@ import type { Logger } from '../core/log.ts';
 import { watchJobs } from '../core/metrics/registry.ts';
 import { startInProcess, type RunningJobs } from './in-process.ts';
 import type { Job } from './job.ts';
+import { importJob } from './imports.ts';
 import { listSyncJob } from './list-sync.ts';
 import { newEpisodesJob } from './new-episodes.ts';
 import { oauthSweepJob } from './oauth-sweep.ts';
@@ -35,18 +36,18 @@ import { trophyJob } from './trophies.ts';
 
 export type { RunningJobs } from './in-process.ts';
 
-export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'jobQueue' | 'databaseUrl'>;
+export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'jobQueue' | 'databaseUrl'>;
 
 /** Every job of the service, with this configuration's intervals. */
-export function jobsFor(config: Pick<Config, 'trophyIntervalMs'>): Job[] {
+export function jobsFor(config: Pick<Config, 'trophyIntervalMs' | 'importIntervalMs'>, log?: Logger): Job[] {
   return [
     oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, recommendationsJob, statsRollupJob,
-    trophyJob(config.trophyIntervalMs),
+    trophyJob(config.trophyIntervalMs), importJob(config.importIntervalMs, log),
   ];
 }
 
 /** `jobs` replaces the service's jobs (tests). */
-export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[] = jobsFor(config)): Promise<RunningJobs> {
+export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[] = jobsFor(config, log.child({ component: 'jobs' }))): Promise<RunningJobs> {
   const jobLog = log.child({ component: 'jobs' });
   const running = config.jobQueue === 'pg-boss' ? await startPgBoss(jobs, orm, jobLog, config.databaseUrl!) : startInProcess(jobs, orm, jobLog);
   // /metrics reads each job's last success and stuck runs while the runner runs.

@@ -12,6 +12,7 @@ import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from '../rest/envelope.ts';
 import { accountRoutes } from './account.ts';
 import { developerAppRoutes } from './developer-apps.ts';
+import { importRoutes } from './imports.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
@@ -62,6 +63,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
   router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure, signUp: signUpLink(signups), appRegistration: deps.config.appRegistration }));
   router.use(signUpRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, open: signups }));
+  router.use(importRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, maxBytes: deps.config.importMaxBytes, signUp: signUpLink(signups) }));
   if (deps.config.appRegistration) router.use(developerAppRoutes({ orm, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));

@@ -6,7 +6,7 @@
 // 400, refused before it is parsed (json-depth.ts).
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
-import { BODY_LIMIT } from '../core/limits/body.ts';
+import { BODY_LIMIT, STREAMED_BODY_PATHS } from '../core/limits/body.ts';
 import { restProcedure, trpcProcedures, type ProcedureEntry } from '../rpc/procedures.ts';
 import { isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
@@ -70,7 +70,7 @@ function failAndClose(req: Request, res: Response, next: NextFunction, err: ApiE
 export function readBody(req: Request, res: Response, next: NextFunction): void {
   // Marking the body as read keeps the facade and tRPC adapters from reading the stream again.
   req.body = undefined;
-  if (!hasBody(req)) {
+  if (!hasBody(req) || (req.method === 'POST' && STREAMED_BODY_PATHS.has(req.path))) {
     next();
     return;
   }

@@ -10,6 +10,7 @@ import { CollectionItem } from '../collection/entities.ts';
 import { CommunityDailyStats } from '../community/entities.ts';
 import { PushDevice } from '../devices/entities.ts';
 import { StreamEvent, StreamTicket } from '../events/entities.ts';
+import { ImportChunk, ImportRow, ImportRun } from '../import/entities.ts';
 import { JobRun } from '../job-runs/entities.ts';
 import { UserRating, UserTitleState, WatchHistory } from '../library/entities.ts';
 import { List, ListItem, ListLike, ListMember } from '../lists/entities.ts';
@@ -22,7 +23,7 @@ import { TrophyCursor, UserTrophy } from '../trophies/entities.ts';
 
 export const entities = [
   AccountSession, AppUser, App, AppGrant, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
-  CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, JobRun, UserRating, UserTitleState, WatchHistory,
+  CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, ImportChunk, ImportRow, ImportRun, JobRun, UserRating, UserTitleState, WatchHistory,
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy,

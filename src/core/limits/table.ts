@@ -67,6 +67,9 @@ const LIMIT_DEFS = [
   // Sign-ups (core/accounts/sign-up.ts): each account made, and each username found taken (a probe),
   // costs argon2 work and says something; form mistakes do not count. Always on, like the two above.
   { id: 'sign-up-ip', surface: 'pages', checkedBy: 'route', endpoint: 'sign-ups from one address (accounts made and usernames found taken)', points: 10, seconds: HOUR, key: 'ip' },
+  // Imports (src/oauth/imports.ts): each upload stores a file and starts a background run. Every upload
+  // that reaches the file counts, refused or not; always on, like the three above.
+  { id: 'import-upload', surface: 'pages', checkedBy: 'route', endpoint: 'file uploads to /account/import', points: 10, seconds: HOUR, key: 'user' },
 ] as const satisfies readonly Limit[];
 
 /** The id of a limit: what procedure metadata and routes name. */

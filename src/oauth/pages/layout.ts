@@ -59,14 +59,14 @@ export function escapeHtml(value: unknown): string {
   return String(value ?? '').replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** `style`: CSS of this page only, after the shared rules. */
-export function page(title: string, body: string, opts: { wide?: boolean; style?: string } = {}): string {
+/** `style`: CSS of this page only, after the shared rules; `refreshSeconds`: the page reloads itself (no script needed). */
+export function page(title: string, body: string, opts: { wide?: boolean; style?: string; refreshSeconds?: number } = {}): string {
   return `<!doctype html>
 <html lang="en">
 <head>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
-<title>${escapeHtml(title)} · Media Tracker</title>
+${opts.refreshSeconds ? `<meta http-equiv="refresh" content="${opts.refreshSeconds}">\n` : ''}<title>${escapeHtml(title)} · Media Tracker</title>
 <style>${STYLE}${opts.style ?? ''}</style>
 </head>
 <body><main${opts.wide ? ' class="wide"' : ''}><h1>${escapeHtml(title)}</h1><div class="card">${body}</div></main></body>

@@ -8,8 +8,8 @@ import { Migration } from '@mikro-orm/migrations';
 /** Dashes, quotes, ellipses, bullets and CJK punctuation, beside ASCII's [:punct:], split words too. */
 const UNICODE_PUNCTUATION = '‐‑‒–—―…«»‹›“”„‟‚·•¡¿。、・：；！？（）「」『』【】〜';
 
-export class Migration20261125090000_TitleMatchName extends Migration {
-  override name = 'Migration20261125090000_TitleMatchName';
+export class Migration20261124140000_TitleMatchName extends Migration {
+  override name = 'Migration20261124140000_TitleMatchName';
 
   override up(): void {
     // Steps, inner to outer: lower case; accents off (NFD, then the combining marks removed); letters

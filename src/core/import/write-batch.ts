@@ -1,0 +1,190 @@
+// Writes one batch through the write paths the API uses, in the caller's transaction, and says what
+// became of each record:
+//   history, ratings, watchlist: the bulk-sync core (runBulkSync), with an Idempotency-Key derived from
+//     the file and the batch's place in it; a replayed key (the same file within 24 hours) means every
+//     record is already there, and later the writes' own duplicate rules say so (`skipped`);
+//   show statuses and favourites: the ratings API's title-state writes (writeShowStatus, setFavourite);
+//   lists: the lists module (createList, then its items as the item API adds them), a list of the same
+//     name reused.
+// Every one of them records its change in the change feed.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ZodType } from 'zod';
+import { resolveTitles, type ResolvedTitle } from '../catalog/resolve.ts';
+import { ApiError } from '../errors.ts';
+import { libraryItems } from '../library/library-items.ts';
+import { lockTitleStates, MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from '../library/title-state-write.ts';
+import { itemWritableList } from '../lists/access.ts';
+import { recordListWrite } from '../lists/changes.ts';
+import { addTitles } from '../lists/items.ts';
+import { createListInput } from '../lists/schemas.ts';
+import { createList } from '../lists/write.ts';
+import { runBulkSync, type BulkItems } from '../sync/bulk.ts';
+import { bodyHash } from '../sync/idempotency.ts';
+import type { SyncItem } from '../sync/items.ts';
+import type { ItemResult } from '../sync/results.ts';
+import { historyItem, ratingItem, watchlistItem } from '../sync/schemas.ts';
+import type { Batch } from './batches.ts';
+import type { ImportTitleRef, SourceRow } from './records.ts';
+import { ownListNamed } from './repository.ts';
+
+export type Outcome = { status: 'imported' | 'already_there' } | { status: 'unmatched' } | { status: 'invalid'; error: string };
+
+/** Each record's outcome (a list batch: each item's), in the batch's order, with where it came from. */
+export type BatchOutcome = { at: SourceRow; outcome: Outcome }[];
+
+export type BatchContext = { userId: string; clientId: string; fileSha256: string; now: Date };
+
+/** The Idempotency-Key of a batch: the file, the kind and the batch's number. */
+export const batchKey = (sha256: string, b: Pick<Batch, 'kind' | 'index'>) => `import:${sha256}:${b.kind}:${b.index}`;
+
+const BULK = {
+  history: { resource: 'history', schema: historyItem },
+  rating: { resource: 'ratings', schema: ratingItem },
+  watchlist: { resource: 'watchlist', schema: watchlistItem },
+} as const satisfies Record<string, { resource: BulkItems['resource']; schema: ZodType }>;
+
+const zodText = (issues: readonly { path: PropertyKey[]; message: string }[]) =>
+  issues.map((i) => (i.path.length ? `${i.path.map(String).join('.')}: ${i.message}` : i.message)).join('; ');
+
+/** What became of a bulk item: a replayed batch is already there, save what did not go in the first time. */
+function bulkOutcome(r: ItemResult, replayed: boolean): Outcome {
+  if (r.status === 'invalid') return { status: 'invalid', error: r.error ?? 'invalid' };
+  if (r.status === 'deferred') return { status: 'unmatched' };
+  if (replayed || r.status === 'skipped') return { status: 'already_there' };
+  return { status: 'imported' };
+}
+
+async function writeBulk(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'history' | 'rating' | 'watchlist' }>): Promise<BatchOutcome> {
+  const { resource, schema } = BULK[batch.kind];
+  const raw = batch.records.map((r) => r.item);
+  const items = raw.map((value, index): SyncItem<unknown> => {
+    const parsed = (schema as ZodType).safeParse(value);
+    return parsed.success ? { index, clientItemId: null, ok: true, item: parsed.data } : { index, clientItemId: null, ok: false, error: zodText(parsed.error.issues) };
+  });
+  const result = await runBulkSync(tx, {
+    resource,
+    items,
+    userId: ctx.userId,
+    clientId: ctx.clientId,
+    key: batchKey(ctx.fileSha256, batch),
+    hash: bodyHash(raw),
+    now: ctx.now,
+  } as Parameters<typeof runBulkSync>[1]);
+  const byIndex = new Map(result.results.map((r) => [r.index, r]));
+  return batch.records.map((rec, i) => ({ at: rec.at, outcome: bulkOutcome(byIndex.get(i)!, result.idempotency_replayed) }));
+}
+
+/**
+ * The catalog titles of `refs`, in order (null: not found). A ref that names no type is looked for as
+ * `fallback` first, then as the other type.
+ */
+async function resolveRefs(tx: EntityManager, refs: readonly ImportTitleRef[], fallback: 'movie' | 'show'): Promise<(ResolvedTitle | null)[]> {
+  const asRef = (r: ImportTitleRef, type: 'movie' | 'show') => ({
+    type,
+    movieDbId: r.movie_db_id ?? undefined,
+    tvDbId: r.tv_db_id ?? undefined,
+    filmDbId: r.film_db_id ?? undefined,
+    animeDbId: r.anime_db_id ?? undefined,
+    title: r.title ?? undefined,
+    year: r.year ?? undefined,
+  });
+  const found = await resolveTitles(tx, refs.map((r) => asRef(r, r.type ?? fallback)));
+  const retry = refs.flatMap((r, i) => (found[i] === null && !r.type ? [i] : []));
+  if (retry.length) {
+    const other = fallback === 'movie' ? 'show' : 'movie';
+    const again = await resolveTitles(tx, retry.map((i) => asRef(refs[i]!, other)));
+    retry.forEach((i, k) => (found[i] = again[k] ?? null));
+  }
+  return found;
+}
+
+const stateTitle = (t: ResolvedTitle): StateTitle => ({ id: t.id, type: t.type, movieDbId: t.movieDbId });
+
+async function writeStatuses(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'show_status' }>): Promise<BatchOutcome> {
+  const titles = await resolveRefs(tx, batch.records.map((r) => r.title), 'show');
+  const out: BatchOutcome = [];
+  for (const [i, rec] of batch.records.entries()) {
+    const title = titles[i];
+    if (!title) out.push({ at: rec.at, outcome: { status: 'unmatched' } });
+    else if (title.type === 'movie' && !MOVIE_STATUSES.includes(rec.status)) {
+      out.push({ at: rec.at, outcome: { status: 'invalid', error: `a movie's status is one of ${MOVIE_STATUSES.join(', ')}` } });
+    } else {
+      const changed = await writeShowStatus(tx, ctx.userId, stateTitle(title), rec.status, 'user');
+      out.push({ at: rec.at, outcome: { status: changed ? 'imported' : 'already_there' } });
+    }
+  }
+  return out;
+}
+
+async function writeFavourites(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'favourite' }>): Promise<BatchOutcome> {
+  const titles = await resolveRefs(tx, batch.records.map((r) => r.title), 'movie');
+  await lockTitleStates(tx, ctx.userId);
+  const out: BatchOutcome = [];
+  for (const [i, rec] of batch.records.entries()) {
+    const title = titles[i];
+    if (!title) {
+      out.push({ at: rec.at, outcome: { status: 'unmatched' } });
+      continue;
+    }
+    // setFavourite answers the favourite either way: whether it was one before says "already there".
+    const [before] = await libraryItems(tx, ctx.userId, 'favourites', { titleId: title.id });
+    await setFavourite(tx, ctx.userId, stateTitle(title), true);
+    out.push({ at: rec.at, outcome: { status: before ? 'already_there' : 'imported' } });
+  }
+  return out;
+}
+
+/** A list name as the lists module takes it (1 to 100 characters, trimmed). */
+function listName(name: string): string {
+  const trimmed = name.trim().slice(0, 100).trim();
+  return trimmed || 'Imported list';
+}
+
+async function writeListItems(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'list' }>): Promise<BatchOutcome> {
+  const name = listName(batch.list.name);
+  let listId = await ownListNamed(tx, ctx.userId, name);
+  if (!listId) {
+    const input = createListInput.parse({ name, description: (batch.list.description ?? '').slice(0, 2000) });
+    listId = String((await createList(tx, ctx.userId, input)).id);
+  }
+  if (!batch.items.length) return [];
+  const list = await itemWritableList(tx, listId, ctx.userId);
+  const titles = await resolveRefs(tx, batch.items.map((i) => i.title), 'movie');
+  let added;
+  try {
+    added = await addTitles(tx, list.id, titles.flatMap((t) => (t ? [t.id] : [])), ctx.userId);
+  } catch (err) {
+    // The list is full (MAX_LIST_ITEMS): the batch's items cannot go in; the rest of the file can.
+    if (!(err instanceof ApiError)) throw err;
+    return batch.items.map((item, i) => ({ at: item.at, outcome: titles[i] ? { status: 'invalid', error: err.message } : { status: 'unmatched' } }));
+  }
+  const byTitle = new Map(added.map((a) => [a.titleId, a]));
+  const newIds = [...new Set(added.filter((a) => a.status === 'added').map((a) => a.id))];
+  if (newIds.length) await recordListWrite(tx, list.id, { upsertedItems: newIds });
+  // A title named twice is added once: the second mention is already there.
+  const seen = new Set<string>();
+  return batch.items.map((item, i) => {
+    const title = titles[i];
+    if (!title) return { at: item.at, outcome: { status: 'unmatched' } };
+    const a = byTitle.get(title.id)!;
+    const status = a.status === 'added' && !seen.has(a.id) ? 'imported' : 'already_there';
+    seen.add(a.id);
+    return { at: item.at, outcome: { status } };
+  });
+}
+
+/** Writes the batch in `tx` (the caller's transaction); what became of each record. */
+export function writeBatch(tx: EntityManager, ctx: BatchContext, batch: Batch): Promise<BatchOutcome> {
+  switch (batch.kind) {
+    case 'history':
+    case 'rating':
+    case 'watchlist':
+      return writeBulk(tx, ctx, batch);
+    case 'show_status':
+      return writeStatuses(tx, ctx, batch);
+    case 'favourite':
+      return writeFavourites(tx, ctx, batch);
+    case 'list':
+      return writeListItems(tx, ctx, batch);
+  }
+}
