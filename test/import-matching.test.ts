@@ -33,6 +33,9 @@ function titleOf(r: ImportRecord): ImportTitleRef[] {
       return [r.title];
     case 'list':
       return r.items.map((i) => i.title);
+    default:
+      // The peers' readers yield none of the own export's kinds.
+      return [];
   }
 }
 

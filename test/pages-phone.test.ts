@@ -2,10 +2,12 @@
 // scrolls sideways, even with an app name of 100 letters and no space and a 32-letter username; the
 // consent page of an app asking for all 16 scopes keeps Allow and Deny on the first screen and every
 // scope one tap away; the connected apps table stays a table on the laptop and becomes a card per app
-// on the phone, with each Revoke button inside the screen.
+// on the phone, with each Revoke button inside the screen; the export page and its download.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import fs from 'node:fs/promises';
 import { SCOPES } from '../src/core/apps/scopes.ts';
+import { EXPORT_FORMAT } from '../src/core/export/schema.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { authorizationUrl, codeFlowTokens, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
@@ -164,6 +166,23 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     }
     expect(await page.locator('tbody tr').count()).toBe(3);
     for (let i = 0; i < 3; i += 1) expect(await page.locator('tbody tr').nth(i).locator('ul.scopes li').count()).toBe(16);
+    await own.close();
+  }, 120_000);
+
+  it('the export page and its download fit the width', async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport, acceptDownloads: true });
+    const page = await own.newPage();
+    await page.goto(`${app.url}/account/export`);
+    await signIn(page, username);
+    await page.getByRole('heading', { name: 'Export your data' }).waitFor();
+    await page.screenshot({ path: shot('account-export'), fullPage: true });
+    await expectNoSidewaysScroll(page);
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Download my data' }).click()]);
+    const file = await download.path();
+    const doc = JSON.parse(await fs.readFile(file, 'utf8')) as { format: string; profile: { username: string } };
+    expect(doc.format).toBe(EXPORT_FORMAT);
+    expect(doc.profile.username).toBe(username);
     await own.close();
   }, 120_000);
 

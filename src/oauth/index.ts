@@ -11,6 +11,7 @@ import type { RateLimits } from '../core/limits/limiter.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from '../rest/envelope.ts';
 import { accountRoutes } from './account.ts';
+import { accountExportRoutes } from './account-export.ts';
 import { developerAppRoutes } from './developer-apps.ts';
 import { importRoutes } from './imports.ts';
 import { authorizeCheck } from './authorize-check.ts';
@@ -62,6 +63,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   const signups = deps.config.signups === 'open';
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
   router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure, signUp: signUpLink(signups), appRegistration: deps.config.appRegistration }));
+  router.use(accountExportRoutes({ orm, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
   router.use(signUpRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, open: signups }));
   router.use(importRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, maxBytes: deps.config.importMaxBytes, signUp: signUpLink(signups) }));
   if (deps.config.appRegistration) router.use(developerAppRoutes({ orm, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));

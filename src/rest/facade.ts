@@ -12,6 +12,7 @@ import { toApiError } from '../rpc/errors.ts';
 import type { Context, Meta } from '../rpc/trpc.ts';
 import { errorBody, errorHeaders } from './envelope.ts';
 import { hasBody } from './body.ts';
+import { streamBody } from './stream-body.ts';
 import { keepJsonBodyTypes } from './json-body-types.ts';
 import { checkBuckets, limitSubject } from './rate-limit.ts';
 import { bucketsOf } from '../core/limits/table.ts';
@@ -85,7 +86,8 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
       req.body = {};
     }
     const end = res.end.bind(res) as (...args: unknown[]) => Response;
-    // Swap the facade's error body for the envelope, keeping whatever headers the pipeline set.
+    // Swap the facade's error body for the envelope, keeping whatever headers the pipeline set; a
+    // procedure that streams its body (ctx.response.stream) has it written in place of the JSON answer.
     res.end = ((...args: unknown[]) => {
       const c = captured.get(req);
       if (c?.ctx?.response.route) req.route_label = c.ctx.response.route;
@@ -93,6 +95,11 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
         res.statusCode = c.error.status;
         errorHeaders(res, c.error);
         return end(JSON.stringify(errorBody(req, c.error)));
+      }
+      const stream = c?.ctx?.response.stream;
+      if (stream) {
+        void streamBody(res, stream, c.ctx!.log, (chunk) => void end(chunk));
+        return res;
       }
       return end(...args);
     }) as Response['end'];

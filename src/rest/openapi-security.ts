@@ -1,7 +1,8 @@
 // Security in the platform OpenAPI document: one `oauth2` scheme (the authorization server's real
 // endpoints, the 16 scopes, the device flow in an extension) and, on every operation, the scopes it
 // needs, read from the procedure's meta: `scope` (platformProcedure) is the one scope required;
-// `anyScope` (procedures that check scopes themselves) lists scopes of which any one will do.
+// `anyScope` (procedures that check scopes themselves) lists scopes of which any one will do; `allScopes`
+// (the full export) lists scopes the token needs every one of (one requirement naming them all).
 import { forEachOpenApiProcedure, normalizePath, type OpenApiRouter } from 'trpc-to-openapi';
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../core/apps/scopes.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from '../oauth/routes.ts';
@@ -58,8 +59,9 @@ export const needsAnyScope = (scopes: readonly Scope[]): SecurityRequirement[] =
 export const needsToken = (): SecurityRequirement[] => [{ [OAUTH2]: [] }];
 
 /** What the procedure's meta asks of the token. Every platform procedure needs one (at least). */
-export function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope'>): SecurityRequirement[] {
+export function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope' | 'allScopes'>): SecurityRequirement[] {
   if (meta.scope) return needsScope(meta.scope);
+  if (meta.allScopes?.length) return [{ [OAUTH2]: [...meta.allScopes] }];
   if (meta.anyScope?.length) return needsAnyScope(meta.anyScope);
   return needsToken();
 }
@@ -95,6 +97,8 @@ export function scopeLine(security: SecurityRequirement[]): string {
   if (scopes.length === 1 && scopes[0]!.length === 0) return 'Needs an access token (any scope).';
   const names = [...new Set(scopes.flat())].map((s) => `\`${s}\``);
   if (names.length === 1) return `Scope: ${names[0]}.`;
+  // One requirement naming several scopes: the token needs them all.
+  if (security.length === 1) return `Scopes: all of ${names.join(', ')}.`;
   return `Scope: any one of ${names.join(', ')}.`;
 }
 

@@ -5,6 +5,7 @@ import { catalogRouter } from './routers/catalog.ts';
 import { collectionRouter } from './routers/collection.ts';
 import { communityRouter } from './routers/community.ts';
 import { connectedAppsRouter } from './routers/connected-apps.ts';
+import { exportRouter } from './routers/export.ts';
 import { historyRouter } from './routers/history.ts';
 import { listsRouter } from './routers/lists.ts';
 import { meRouter } from './routers/me.ts';
@@ -42,6 +43,7 @@ export const platformRouter = router({
   playback: playbackRouter,
   notifications: notificationsRouter,
   trophies: trophiesRouter,
+  export: exportRouter,
 });
 
 export const appRouter = router({

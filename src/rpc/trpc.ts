@@ -28,8 +28,12 @@ export type Context = {
    * headers; throws `rate_limited` when one is full. Absent when rate limits are off.
    */
   countLimits?: ((limitIds: readonly LimitId[], operation: string) => Promise<void>) | undefined;
-  /** A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta. */
-  response: { status?: number; headers: Record<string, string>; route?: string | undefined };
+  /**
+   * A non-200 success status or extra headers set by a procedure; the facade reads it in responseMeta.
+   * `stream`: the REST body, written piece by piece in place of the procedure's JSON answer (the full
+   * export); only the facade writes it, so a procedure sets it only when `transport` is `rest`.
+   */
+  response: { status?: number; headers: Record<string, string>; route?: string | undefined; stream?: AsyncIterable<string> };
 };
 
 export type Meta = OpenApiMeta<{
@@ -37,6 +41,8 @@ export type Meta = OpenApiMeta<{
   scope?: Scope;
   /** Procedures that check scopes themselves (change feed, snapshot): the token needs one of these. */
   anyScope?: readonly Scope[];
+  /** Procedures that need several scopes at once (the full export): the token needs every one; set by allScopesProcedure. */
+  allScopes?: readonly Scope[];
   /** Per-endpoint rate-limit buckets (ids of the limits table), counted besides the general buckets. */
   limits?: readonly LimitId[];
   /** Largest request body the procedure takes, in bytes (default: 64 KiB). */
@@ -112,6 +118,28 @@ export function platformProcedure(scope: Scope) {
       throw toTrpcError(new ApiError('insufficient_scope', `This call needs the ${scope} scope`, { required_scope: scope }));
     }
     return next({ ctx: { ...ctx, actor: ctx.actor } });
+  });
+}
+
+/**
+ * Platform procedures that read across resources (the full export): the token must hold every scope in
+ * `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
+ */
+export function allScopesProcedure(scopes: readonly Scope[]) {
+  return authenticatedProcedure.meta({ allScopes: scopes }).use(({ ctx, next }) => {
+    const missing = scopes.find((s) => !ctx.actor.scopes.has(s));
+    if (missing) {
+      throw toTrpcError(new ApiError('insufficient_scope', `This call needs the scopes ${scopes.join(', ')}; the token lacks ${missing}`, { required_scope: missing }));
+    }
+    return next({ ctx: { ...ctx, actor: ctx.actor } });
+  });
+}
+
+/** `allScopesProcedure` reserved for apps an operator marked official (others: 403 `first_party_only`). */
+export function officialAllScopesProcedure(scopes: readonly Scope[]) {
+  return allScopesProcedure(scopes).use(({ ctx, next }) => {
+    if (!ctx.actor.official) throw toTrpcError(new ApiError('first_party_only', 'This endpoint is reserved for official clients'));
+    return next();
   });
 }
 

@@ -7,10 +7,15 @@ export type Session = { cookie: string; csrf: string; userId: string; username: 
 
 export async function accountSession(app: TestApp, username: string): Promise<Session> {
   const user = await makeUser(app, username);
-  const res = await postAccountSignIn(app, username, 'correct horse battery');
+  return signedIn(app, { id: user.id, username });
+}
+
+/** An existing user's session on the account pages (test users share one password). */
+export async function signedIn(app: TestApp, user: { id: string; username: string }): Promise<Session> {
+  const res = await postAccountSignIn(app, user.username, 'correct horse battery');
   const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
   const hub = await (await fetch(`${app.url}/account`, { headers: { cookie } })).text();
-  return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(hub)![1]!, userId: user.id, username };
+  return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(hub)![1]!, userId: user.id, username: user.username };
 }
 
 /** Posts the upload form: the fields in the form's order (csrf, source, file), each overridable or left out (null). */

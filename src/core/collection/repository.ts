@@ -46,7 +46,7 @@ export async function seasonKnown(tx: EntityManager, titleId: string, season: nu
   return row !== undefined;
 }
 
-export type NewItem = { titleId: string; format: CollectionFormat; season: number | null; notes: string | null };
+export type NewItem = { titleId: string; format: CollectionFormat; season: number | null; notes: string | null; addedAt?: Date | undefined };
 
 /**
  * Inserts the item, or (on the same title, format and season) updates its notes when they are given and
@@ -56,7 +56,7 @@ export function addItem(tx: EntityManager, userId: string, item: NewItem) {
   const notes = item.notes;
   return db(tx)
     .insertInto('collection_item')
-    .values({ user_id: userId, title_id: item.titleId, format: item.format, season: item.season, notes: notes ?? '' })
+    .values({ user_id: userId, title_id: item.titleId, format: item.format, season: item.season, notes: notes ?? '', ...(item.addedAt ? { added_at: item.addedAt } : {}) })
     .onConflict((oc) =>
       oc
         .constraint('collection_item_copy')

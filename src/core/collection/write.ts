@@ -11,7 +11,7 @@ import { transaction } from '../db/transaction.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
 import { collectionItemById } from './read.ts';
 import { addItem, deleteItem, existingItem, seasonKnown, updateItem } from './repository.ts';
-import type { AddCollectionItemInput, CollectionItem, UpdateCollectionItemInput } from './schemas.ts';
+import type { AddCollectionItemInput, CollectionFormat, CollectionItem, UpdateCollectionItemInput } from './schemas.ts';
 
 const UNIQUE_VIOLATION = '23505';
 
@@ -40,6 +40,23 @@ export function addCollectionItem(em: EntityManager, userId: string, input: AddC
     if (!found) throw new Error('collection item neither inserted nor found');
     return found;
   });
+}
+
+/**
+ * Adds a copy of a resolved title as it was elsewhere (the import of an export): its notes and when it
+ * was added kept. Inside the caller's transaction; `unchanged` when the same copy with the same notes is
+ * there already (a second import changes nothing).
+ */
+export async function addImportedCollectionItem(
+  tx: EntityManager,
+  userId: string,
+  item: { titleId: string; format: CollectionFormat; season: number | null; notes: string; addedAt: Date },
+): Promise<'inserted' | 'updated' | 'unchanged'> {
+  const existed = await existingItem(tx, userId, item);
+  const row = await addItem(tx, userId, item);
+  if (!row) return 'unchanged';
+  await written(tx, userId, Number(row.id));
+  return existed ? 'updated' : 'inserted';
 }
 
 export async function updateCollectionItem(em: EntityManager, userId: string, input: UpdateCollectionItemInput): Promise<CollectionItem> {

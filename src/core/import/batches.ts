@@ -2,7 +2,7 @@
 // the order they fill. The same file always makes the same batches with the same numbers, so a batch's
 // Idempotency-Key (its file's sha256, kind and number) names the same writes on every import of that
 // file, and a resumed run skips the batches it already committed by number.
-import type { ImportRecord, ImportTitleRef, SourceRow } from './records.ts';
+import { isOwnRecord, type ImportRecord, type ImportTitleRef, type OwnRecord, type SourceRow } from './records.ts';
 
 export const BATCH_SIZE = 100;
 
@@ -17,12 +17,14 @@ export type Batch =
   | { kind: 'watchlist'; index: number; records: Of<'watchlist'>[] }
   | { kind: 'show_status'; index: number; records: Of<'show_status'>[] }
   | { kind: 'favourite'; index: number; records: Of<'favourite'>[] }
-  | { kind: 'list'; index: number; list: { name: string; description: string | null; at: SourceRow }; items: ListItemEntry[] };
+  | { kind: 'list'; index: number; list: { name: string; description: string | null; at: SourceRow }; items: ListItemEntry[] }
+  /** What only this service's own export carries, in the document's order (statuses after history). */
+  | { kind: 'own'; index: number; records: OwnRecord[] };
 
 export type BatchKind = Batch['kind'];
 
 /** The order the last, partly filled batches are written in at the end of the file. */
-export const BATCH_KINDS: readonly BatchKind[] = ['history', 'rating', 'watchlist', 'show_status', 'favourite', 'list'];
+export const BATCH_KINDS: readonly BatchKind[] = ['history', 'rating', 'watchlist', 'show_status', 'favourite', 'list', 'own'];
 
 /** How many records a batch holds (a list's: its items). */
 export const batchSize = (b: Batch) => (b.kind === 'list' ? b.items.length : b.records.length);
@@ -38,6 +40,18 @@ export async function* batchesOf(records: AsyncIterable<ImportRecord>): AsyncGen
   };
   const cut = (kind: Exclude<BatchKind, 'list'>, records: ImportRecord[]) => ({ kind, index: number(kind), records }) as Batch;
   for await (const record of records) {
+    if (isOwnRecord(record)) {
+      // Own-export records apply in the document's order after everything before them: the batches of
+      // other kinds still open are cut first (an explicit status must land after the watches).
+      for (const kind of BATCH_KINDS) {
+        if (kind === 'list' || kind === 'own') continue;
+        const pending = open.get(kind);
+        if (pending?.length) {
+          open.delete(kind);
+          yield cut(kind, pending);
+        }
+      }
+    }
     if (record.kind === 'list') {
       // A list's items in batches of their own; an empty list still makes one (the list itself).
       const list = { name: record.name, description: record.description, at: record.at };
@@ -48,12 +62,13 @@ export async function* batchesOf(records: AsyncIterable<ImportRecord>): AsyncGen
       } while (start < record.items.length);
       continue;
     }
-    const pending = open.get(record.kind) ?? [];
+    const kind = isOwnRecord(record) ? 'own' : record.kind;
+    const pending = open.get(kind) ?? [];
     pending.push(record);
-    open.set(record.kind, pending);
+    open.set(kind, pending);
     if (pending.length === BATCH_SIZE) {
-      open.delete(record.kind);
-      yield cut(record.kind, pending);
+      open.delete(kind);
+      yield cut(kind, pending);
     }
   }
   for (const kind of BATCH_KINDS) {

@@ -1,16 +1,10 @@
 // The importer of each source the import accepts: the peers' export files (sources/) and this
 // service's own export document.
-import { ImportFileError, type Importer, type ImportSource } from './records.ts';
+import type { Importer, ImportSource } from './records.ts';
 import { importers } from './sources/index.ts';
+import { ownImporter } from './sources/own.ts';
 
-/** This service's own export document: its reader comes with the export. */
-const ownExport: Importer = () => ({
-  [Symbol.asyncIterator]: () => ({
-    next: () => Promise.reject(new ImportFileError('not built')),
-  }),
-});
-
-const table: Record<ImportSource, Importer> = { ...importers, own: ownExport };
+const table: Record<ImportSource, Importer> = { ...importers, own: ownImporter };
 
 export function importerFor(source: ImportSource): Importer {
   return overrides.get(source) ?? table[source];

@@ -5,7 +5,8 @@
 //     record is already there, and later the writes' own duplicate rules say so (`skipped`);
 //   show statuses and favourites: the ratings API's title-state writes (writeShowStatus, setFavourite);
 //   lists: the lists module (createList, then its items as the item API adds them), a list of the same
-//     name reused.
+//     name reused;
+//   what only this service's own export carries (apply-own-kinds.ts), each through its module's writes.
 // Every one of them records its change in the change feed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZodType } from 'zod';
@@ -24,6 +25,7 @@ import type { SyncItem } from '../sync/items.ts';
 import type { ItemResult } from '../sync/results.ts';
 import { historyItem, ratingItem, watchlistItem } from '../sync/schemas.ts';
 import type { Batch } from './batches.ts';
+import { applyOwnRecords, type OwnOutcome } from './apply-own-kinds.ts';
 import type { ImportTitleRef, SourceRow } from './records.ts';
 import { ownListNamed } from './repository.ts';
 
@@ -173,6 +175,17 @@ async function writeListItems(tx: EntityManager, ctx: BatchContext, batch: Extra
   });
 }
 
+function ownOutcome(o: OwnOutcome): Outcome {
+  if (o.status === 'unmatched') return { status: 'unmatched' };
+  if (o.status === 'skipped') return { status: 'invalid', error: o.reason ?? 'refused' };
+  return { status: o.status === 'unchanged' ? 'already_there' : 'imported' };
+}
+
+async function writeOwn(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'own' }>): Promise<BatchOutcome> {
+  const outcomes = await applyOwnRecords(tx, ctx.userId, batch.records, { clientId: ctx.clientId });
+  return outcomes.map((o) => ({ at: o.at, outcome: ownOutcome(o) }));
+}
+
 /** Writes the batch in `tx` (the caller's transaction); what became of each record. */
 export function writeBatch(tx: EntityManager, ctx: BatchContext, batch: Batch): Promise<BatchOutcome> {
   switch (batch.kind) {
@@ -186,5 +199,7 @@ export function writeBatch(tx: EntityManager, ctx: BatchContext, batch: Batch): 
       return writeFavourites(tx, ctx, batch);
     case 'list':
       return writeListItems(tx, ctx, batch);
+    case 'own':
+      return writeOwn(tx, ctx, batch);
   }
 }

@@ -124,15 +124,15 @@ export async function seasonExists(em: EntityManager, titleId: string, season: n
 
 // ---- favourites and statuses
 
-/** Marks a favourite; whether it changed (false when it was one already). */
-export async function markFavourite(tx: EntityManager, userId: string, titleId: string): Promise<boolean> {
+/** Marks a favourite (at `at`, default now); whether it changed (false when it was one already). */
+export async function markFavourite(tx: EntityManager, userId: string, titleId: string, at?: Date): Promise<boolean> {
   const row = await db(tx)
     .insertInto('user_title_state')
-    .values((eb) => ({ user_id: userId, title_id: titleId, is_favourite: true, favourited_at: eb.fn<Date>('now') }))
+    .values((eb) => ({ user_id: userId, title_id: titleId, is_favourite: true, favourited_at: at ?? eb.fn<Date>('now') }))
     .onConflict((oc) =>
       oc
         .columns(['user_id', 'title_id'])
-        .doUpdateSet((eb) => ({ is_favourite: true, favourited_at: eb.fn<Date>('now'), updated_at: eb.fn<Date>('now') }))
+        .doUpdateSet((eb) => ({ is_favourite: true, favourited_at: eb.ref('excluded.favourited_at'), updated_at: eb.fn<Date>('now') }))
         .where((eb) => eb.not(eb.ref('user_title_state.is_favourite'))),
     )
     .returning('id')

@@ -51,11 +51,14 @@ export async function recordTitleState(tx: EntityManager, userId: string, title:
 // before committed, and the feed's last record of an item (the snapshot's answer) is its current state.
 export { lockTitleStates };
 
-/** Marks or unmarks a favourite; the favourite item afterwards (null when not a favourite). No change, no record. */
-export async function setFavourite(tx: EntityManager, userId: string, title: StateTitle, favourite: boolean): Promise<LibraryItem | null> {
+/**
+ * Marks or unmarks a favourite; the favourite item afterwards (null when not a favourite). No change, no
+ * record. `at`: when it was marked (an import keeps the time it had elsewhere), default now.
+ */
+export async function setFavourite(tx: EntityManager, userId: string, title: StateTitle, favourite: boolean, at?: Date): Promise<LibraryItem | null> {
   await lockTitleStates(tx, userId);
   if (favourite) {
-    if (await markFavourite(tx, userId, title.id)) await recordTitleState(tx, userId, title, { ratings: true });
+    if (await markFavourite(tx, userId, title.id, at)) await recordTitleState(tx, userId, title, { ratings: true });
   } else {
     if (await unmarkFavourite(tx, userId, title.id)) {
       await dropEmptyState(tx, userId, title.id);

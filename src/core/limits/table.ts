@@ -55,6 +55,9 @@ const LIMIT_DEFS = [
   { id: 'sync-changes', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-snapshot', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-write', surface: 'platform', checkedBy: 'procedure', points: 30, seconds: MINUTE, key: 'operation_app_user' },
+  // Not in the spec: the full export reads every row the user has, so a user gets a few an hour,
+  // whichever official app asks (core/export).
+  { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-trending', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
@@ -70,6 +73,8 @@ const LIMIT_DEFS = [
   // Imports (src/oauth/imports.ts): each upload stores a file and starts a background run. Every upload
   // that reaches the file counts, refused or not; always on, like the three above.
   { id: 'import-upload', surface: 'pages', checkedBy: 'route', endpoint: 'file uploads to /account/import', points: 10, seconds: HOUR, key: 'user' },
+  // The export's download from the account page (oauth/account-export.ts): the same cost as the API's.
+  { id: 'export-page', surface: 'pages', checkedBy: 'route', endpoint: 'downloads of the full export from /account/export', points: 10, seconds: HOUR, key: 'user' },
 ] as const satisfies readonly Limit[];
 
 /** The id of a limit: what procedure metadata and routes name. */

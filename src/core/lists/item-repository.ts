@@ -109,6 +109,11 @@ export function appendTitles(tx: EntityManager, listId: string, titleIds: readon
     .execute();
 }
 
+/** Sets when items were added (an import keeps the times they had elsewhere). */
+export async function setItemsAddedAt(tx: EntityManager, listId: string, items: readonly { id: string; addedAt: Date }[]): Promise<void> {
+  for (const i of items) await db(tx).updateTable('list_item').set({ added_at: i.addedAt }).where('list_id', '=', listId).where('id', '=', i.id).execute();
+}
+
 /** Deletes items by id; the ids deleted. */
 export async function deleteItems(tx: EntityManager, listId: string, itemIds: readonly string[]): Promise<string[]> {
   const rows = await db(tx)

@@ -229,6 +229,20 @@ export async function refreshCollaborative(tx: EntityManager, listId: string): P
     .execute();
 }
 
+/** The user's own list (not the watchlist) of this name, the oldest if several, its row locked; an import reuses it. */
+export function lockOwnedListByName(tx: EntityManager, userId: string, name: string) {
+  return db(tx)
+    .selectFrom('list')
+    .select(['id', 'kind', 'description', 'is_public', 'dynamic_filters'])
+    .where('owner_id', '=', userId)
+    .where('is_watchlist', '=', false)
+    .where('name', '=', name)
+    .orderBy('id')
+    .limit(1)
+    .forUpdate()
+    .executeTakeFirst();
+}
+
 // ---- the watchlist
 
 /**

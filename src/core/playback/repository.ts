@@ -121,6 +121,8 @@ export type EntryWrite = {
   sessionKey: string;
   eventAt: number;
   clientId: string;
+  /** When the entry was last updated (an import keeps the time it had elsewhere); default now. */
+  updatedAt?: Date | undefined;
 };
 
 /** Creates or moves the user's entry of the title (listed again); returns it as listed. */
@@ -132,6 +134,7 @@ export function upsertEntry(tx: EntityManager, userId: string, u: EntryWrite) {
         .values({
           user_id: userId, title_id: u.titleId, episode_id: u.episodeId, season_number: u.season, episode_number: u.episode, progress: u.progress,
           position_seconds: u.positionSeconds, duration_seconds: u.durationSeconds, session_key: u.sessionKey, last_event_at: String(u.eventAt), client_id: u.clientId,
+          ...(u.updatedAt ? { updated_at: u.updatedAt } : {}),
         })
         .onConflict((oc) =>
           oc.columns(['user_id', 'title_id']).doUpdateSet((eb) => ({
@@ -144,7 +147,7 @@ export function upsertEntry(tx: EntityManager, userId: string, u: EntryWrite) {
             session_key: eb.ref('excluded.session_key'),
             last_event_at: eb.ref('excluded.last_event_at'),
             client_id: eb.ref('excluded.client_id'),
-            updated_at: eb.fn<Date>('now'),
+            updated_at: u.updatedAt ?? eb.fn<Date>('now'),
             removed_at: null,
           })),
         )
