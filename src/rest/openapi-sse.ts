@@ -3,7 +3,7 @@
 import { REPLAY_WINDOW_MS } from '../core/events/stream-log.ts';
 import { TICKET_TTL_SECONDS } from '../core/events/tickets.ts';
 import { CW_TTL_DAYS } from '../core/playback/continue-watching.ts';
-import { SSE_TIMING } from './sse.ts';
+import { SSE_TIMING } from './sse-stream.ts';
 import { EVENTS_TICKET, OAUTH2 } from './openapi-security.ts';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the token's user: live playback and Continue Watching changes, \
@@ -20,7 +20,11 @@ that changed something. \`data\`: \`playback_session_id\`, \`state\` (\`playing\
 Comment lines (\`: heartbeat\`) every ${SSE_TIMING.heartbeatMs / 1000} seconds keep the connection alive. The stream ends after \
 ${SSE_TIMING.maxStreamMs / 60_000} minutes; reconnect then. Ids grow with time for each user. Reconnect with \`Last-Event-ID\` \
 (EventSource does it by itself) to get the events after that id first, for events up to ${REPLAY_WINDOW_MS / 60_000} minutes old; \
-after a longer gap read \`GET /me/continue-watching\` again. Delivery is at least once: an event may arrive twice, with the same id.
+after a longer gap read \`GET /me/continue-watching\` again. A stream sends each id once, in increasing order; its first block \
+carries an \`id:\` line (where it starts), so a reconnect before any event still replays from there. When live delivery is \
+interrupted (the service lost its message bus for a moment) the stream ends with \`retry: ${SSE_TIMING.resumeRetryMs}\`: reconnect \
+with \`Last-Event-ID\` and the missed events come first. While live events are unavailable the request is answered \
+\`503\` \`server_error\` with \`Retry-After\` seconds; retry then.
 
 Browsers: EventSource cannot send an Authorization header. Get a single-use ticket with \`POST /playback/events/ticket\` \
 (bearer token, \`events:read\`; valid ${TICKET_TTL_SECONDS} seconds) and open \`GET /playback/events?ticket=...\` without the header. \
@@ -42,7 +46,7 @@ export const ssePaths: Record<string, Record<string, unknown>> = {
       ],
       responses: {
         '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-        ...errors('400', '401', '403', '429', '500'),
+        ...errors('400', '401', '403', '429', '500', '503'),
       },
     },
   },

@@ -65,7 +65,7 @@ export class LiveStream {
     try {
       this.#unsubscribe = await this.#deps.events.subscribe(this.#userId, {
         onEvent: (e) => this.#deliver(e),
-        onClose: () => (this.#open ? this.#resume('live delivery interrupted') : (this.#lost = true)),
+        onClose: () => (this.#open ? this.resume('live delivery interrupted') : (this.#lost = true)),
       });
     } catch (err) {
       throw new StreamUnavailable('subscription failed', { cause: err });
@@ -105,11 +105,6 @@ export class LiveStream {
     this.#cleanups.push(() => clearInterval(heartbeat), () => clearTimeout(lifetime));
   }
 
-  /** Ends the stream with a short reconnection delay and a reason (shutdown, lost delivery, a gap). */
-  resume(reason: string): void {
-    this.#resume(reason);
-  }
-
   /** Runs `f` when the stream ends. */
   onEnd(f: () => void): void {
     this.#cleanups.push(f);
@@ -124,7 +119,8 @@ export class LiveStream {
     this.#res.end();
   }
 
-  #resume(reason: string): void {
+  /** Ends the stream with a short reconnection delay and a reason (shutdown, lost delivery, a gap). */
+  resume(reason: string): void {
     if (this.#ended) return;
     this.#res.write(`retry: ${SSE_TIMING.resumeRetryMs}\n: ${reason}; reconnect\n\n`);
     this.end();
@@ -156,7 +152,7 @@ export class LiveStream {
       const verdict = this.#cursor.accept(e);
       if (verdict === 'send') this.#send(e);
       else if (verdict === 'gap') {
-        if (afterFill) return this.#resume('events missing from the log');
+        if (afterFill) return this.resume('events missing from the log');
         this.#held = held.slice(held.indexOf(e));
         void this.#fill(null);
         return;
@@ -172,7 +168,7 @@ export class LiveStream {
       for (const e of missed) if (this.#cursor.last === null || BigInt(e.id) > BigInt(this.#cursor.last)) this.#send(e);
     } catch (err) {
       this.#deps.log.error({ request_id: this.#deps.requestId, err }, 'event stream replay failed');
-      this.#resume('live delivery interrupted');
+      this.resume('live delivery interrupted');
       return;
     }
     this.#release(true);

@@ -18,14 +18,13 @@ import { bucketsOf } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from './envelope.ts';
 import { checkBuckets, clientIp, limitSubject } from './rate-limit.ts';
-import { LiveStream, SSE_TIMING, StreamUnavailable } from './sse-stream.ts';
+import { LiveStream, StreamUnavailable } from './sse-stream.ts';
 import type { Drain } from './drain.ts';
 
 export const EVENTS_PATH = '/playback/events';
 /** The connection-attempt limits of the events stream (an Express route: it counts its own). */
 const EVENTS_LIMITS = ['events-token', 'events-user'] as const;
 
-export { SSE_TIMING };
 /** Seconds a client told that live events are unavailable waits before it tries again. */
 const UNAVAILABLE_RETRY_S = 2;
 

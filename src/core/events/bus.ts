@@ -171,6 +171,8 @@ export class RedisEventBus implements EventBus {
     // ioredis subscribes again after every reconnect, this channel included. The first beat goes as
     // soon as the subscription stands, so a new instance delivers without waiting a whole interval.
     opts.subscriber.subscribe(this.#beatChannel).then(() => this.#beat(stallMs), () => {});
+    // The publisher may connect after that (it queues nothing while offline): it beats once ready too.
+    opts.publisher.on('ready', () => void this.#beat(stallMs));
     this.#timer = setInterval(() => void this.#beat(stallMs), opts.heartbeatMs ?? 1_000);
     this.#timer.unref();
   }

@@ -5,13 +5,14 @@
 // looks at what is there (a favourite already marked, a list of the same name, the same copy in the
 // collection, preferences already equal) and leaves it.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveEpisodes, resolveTitles, type ResolvedTitle } from '../catalog/resolve.ts';
+import { resolveEpisodes, type ResolvedTitle } from '../catalog/resolve.ts';
+import { resolveImportTitles, stateTitle } from './titles.ts';
 import { addImportedCollectionItem } from '../collection/write.ts';
 import { seasonKnown } from '../collection/repository.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError } from '../errors.ts';
 import { libraryItems } from '../library/library-items.ts';
-import { MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from '../library/title-state-write.ts';
+import { MOVIE_STATUSES, setFavourite, writeShowStatus } from '../library/title-state-write.ts';
 import { recordListWrite } from '../lists/changes.ts';
 import { addTitles } from '../lists/items.ts';
 import { setItemsAddedAt } from '../lists/item-repository.ts';
@@ -42,7 +43,6 @@ export type OwnApplyOptions = {
 type Resolved = Map<ImportTitleRef, ResolvedTitle | null>;
 type Ctx = { tx: EntityManager; userId: string; clientId: string; titles: Resolved };
 const done = (at: SourceRow, status: OwnOutcome['status'], reason: string | null = null): OwnOutcome => ({ at, status, reason });
-const stateTitle = (t: ResolvedTitle): StateTitle => ({ id: t.id, type: t.type, movieDbId: t.movieDbId });
 
 /** Every title the batch names (list items too), resolved in one go. */
 async function resolveAll(tx: EntityManager, records: readonly OwnRecord[]): Promise<Resolved> {
@@ -51,18 +51,7 @@ async function resolveAll(tx: EntityManager, records: readonly OwnRecord[]): Pro
     if ('title' in r) refs.push(r.title);
     if (r.kind === 'own_list') for (const i of r.items) refs.push(i.title);
   }
-  const found = await resolveTitles(
-    tx,
-    refs.map((t) => ({
-      type: t.type ?? 'movie',
-      movieDbId: t.movie_db_id ?? undefined,
-      tvDbId: t.tv_db_id ?? undefined,
-      filmDbId: t.film_db_id ?? undefined,
-      animeDbId: t.anime_db_id ?? undefined,
-      title: t.title ?? undefined,
-      year: t.year ?? undefined,
-    })),
-  );
+  const found = await resolveImportTitles(tx, refs, 'movie');
   return new Map(refs.map((t, i) => [t, found[i] ?? null]));
 }
 

@@ -10,10 +10,9 @@
 // Every one of them records its change in the change feed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZodType } from 'zod';
-import { resolveTitles, type ResolvedTitle } from '../catalog/resolve.ts';
 import { ApiError } from '../errors.ts';
 import { libraryItems } from '../library/library-items.ts';
-import { lockTitleStates, MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from '../library/title-state-write.ts';
+import { lockTitleStates, MOVIE_STATUSES, setFavourite, writeShowStatus } from '../library/title-state-write.ts';
 import { itemWritableList } from '../lists/access.ts';
 import { recordListWrite } from '../lists/changes.ts';
 import { addTitles } from '../lists/items.ts';
@@ -26,7 +25,8 @@ import type { ItemResult } from '../sync/results.ts';
 import { historyItem, ratingItem, watchlistItem } from '../sync/schemas.ts';
 import type { Batch } from './batches.ts';
 import { applyOwnRecords, type OwnOutcome } from './apply-own-kinds.ts';
-import type { ImportTitleRef, SourceRow } from './records.ts';
+import { resolveImportTitles, stateTitle } from './titles.ts';
+import type { SourceRow } from './records.ts';
 import { ownListNamed } from './repository.ts';
 
 export type Outcome = { status: 'imported' | 'already_there' } | { status: 'unmatched' } | { status: 'invalid'; error: string };
@@ -76,34 +76,9 @@ async function writeBulk(tx: EntityManager, ctx: BatchContext, batch: Extract<Ba
   return batch.records.map((rec, i) => ({ at: rec.at, outcome: bulkOutcome(byIndex.get(i)!, result.idempotency_replayed) }));
 }
 
-/**
- * The catalog titles of `refs`, in order (null: not found). A ref that names no type is looked for as
- * `fallback` first, then as the other type.
- */
-async function resolveRefs(tx: EntityManager, refs: readonly ImportTitleRef[], fallback: 'movie' | 'show'): Promise<(ResolvedTitle | null)[]> {
-  const asRef = (r: ImportTitleRef, type: 'movie' | 'show') => ({
-    type,
-    movieDbId: r.movie_db_id ?? undefined,
-    tvDbId: r.tv_db_id ?? undefined,
-    filmDbId: r.film_db_id ?? undefined,
-    animeDbId: r.anime_db_id ?? undefined,
-    title: r.title ?? undefined,
-    year: r.year ?? undefined,
-  });
-  const found = await resolveTitles(tx, refs.map((r) => asRef(r, r.type ?? fallback)));
-  const retry = refs.flatMap((r, i) => (found[i] === null && !r.type ? [i] : []));
-  if (retry.length) {
-    const other = fallback === 'movie' ? 'show' : 'movie';
-    const again = await resolveTitles(tx, retry.map((i) => asRef(refs[i]!, other)));
-    retry.forEach((i, k) => (found[i] = again[k] ?? null));
-  }
-  return found;
-}
-
-const stateTitle = (t: ResolvedTitle): StateTitle => ({ id: t.id, type: t.type, movieDbId: t.movieDbId });
 
 async function writeStatuses(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'show_status' }>): Promise<BatchOutcome> {
-  const titles = await resolveRefs(tx, batch.records.map((r) => r.title), 'show');
+  const titles = await resolveImportTitles(tx, batch.records.map((r) => r.title), 'show');
   const out: BatchOutcome = [];
   for (const [i, rec] of batch.records.entries()) {
     const title = titles[i];
@@ -119,7 +94,7 @@ async function writeStatuses(tx: EntityManager, ctx: BatchContext, batch: Extrac
 }
 
 async function writeFavourites(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'favourite' }>): Promise<BatchOutcome> {
-  const titles = await resolveRefs(tx, batch.records.map((r) => r.title), 'movie');
+  const titles = await resolveImportTitles(tx, batch.records.map((r) => r.title), 'movie');
   await lockTitleStates(tx, ctx.userId);
   const out: BatchOutcome = [];
   for (const [i, rec] of batch.records.entries()) {
@@ -151,7 +126,7 @@ async function writeListItems(tx: EntityManager, ctx: BatchContext, batch: Extra
   }
   if (!batch.items.length) return [];
   const list = await itemWritableList(tx, listId, ctx.userId);
-  const titles = await resolveRefs(tx, batch.items.map((i) => i.title), 'movie');
+  const titles = await resolveImportTitles(tx, batch.items.map((i) => i.title), 'movie');
   let added;
   try {
     added = await addTitles(tx, list.id, titles.flatMap((t) => (t ? [t.id] : [])), ctx.userId);
