@@ -1,19 +1,25 @@
 // An import of 50,000 Trakt history rows (services mode): a watched-history.json written the way Trakt
 // exports it (movies and episodes over thousands of distinct titles of the demo catalog), imported
 // through the admin CLI's `import` (the same run /account/import starts, written to the end in the
-// CLI's process), then imported again (everything already there). Items/s of each, and the peak RSS of
-// the CLI's process, which must stay flat however large the file: the file is streamed into the
-// database and read back a chunk at a time.
+// CLI's process, run as `npm run admin` runs it), then imported again (everything already there).
+// Items/s of each, and the peak RSS of the CLI's process, which must stay flat however large the file:
+// the file is streamed into the database and read back a chunk at a time. A file a tenth the size is
+// imported too, into another account: the ratio of the two peaks is that flatness, measured.
 import { spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import path from 'node:path';
 import { createUser } from '../src/core/accounts/service.ts';
+import { createApp } from '../src/core/apps/service.ts';
+import { importerFor } from '../src/core/import/importers.ts';
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
-import { benchDatabaseUrl, prepareCatalog, root, sampleRss, takeServicePeaks, tempDataDir } from './lib.ts';
+import { benchDatabaseUrl, post, prepareCatalog, root, sampleRss, scriptOptions, startService, takeServicePeaks, tempDataDir, tokenIssuer } from './lib.ts';
 import { section, type Section } from './report.ts';
 
 const ROWS = Number(process.env.BENCH_IMPORT_ROWS ?? 50_000);
+const SMALL_ROWS = Math.round(ROWS / 10);
 const MOVIES = 3_000;
 const SHOWS = 300;
 const EPISODE_SHARE = 0.7;
@@ -43,12 +49,12 @@ async function catalogTitles(databaseUrl: string): Promise<{ movies: Movie[]; ep
 }
 
 /** Trakt's watched-history.json: one array element per play, written as a stream. */
-async function writeHistory(file: string, titles: { movies: Movie[]; episodes: Episode[] }): Promise<number> {
+async function writeHistory(file: string, titles: { movies: Movie[]; episodes: Episode[] }, rows: number): Promise<number> {
   const out = fs.createWriteStream(file);
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((r) => out.once('drain', () => r())));
   const start = Date.UTC(2012, 0, 1);
   await write('[\n');
-  for (let i = 0; i < ROWS; i++) {
+  for (let i = 0; i < rows; i++) {
     // Two hours apart: no two plays of one title fall within the duplicate window.
     const watchedAt = new Date(start + i * 2 * 3600_000).toISOString().replace(/\.\d+Z$/, '.000Z');
     const row =
@@ -74,7 +80,7 @@ async function writeHistory(file: string, titles: { movies: Movie[]; episodes: E
               movie: { title: m.name, year: m.year, ids: { trakt: m.movie_db_id, slug: slug(m.name), imdb: null, tmdb: m.movie_db_id } },
             };
           })();
-    await write(`  ${JSON.stringify(row)}${i < ROWS - 1 ? ',' : ''}\n`);
+    await write(`  ${JSON.stringify(row)}${i < rows - 1 ? ',' : ''}\n`);
   }
   await write(']\n');
   await new Promise<void>((resolve, reject) => out.end((err?: Error | null) => (err ? reject(err) : resolve())));
@@ -90,7 +96,7 @@ type Pass = { seconds: number; summary: Summary; peakRssMiB: number | null };
 function runImport(databaseUrl: string, username: string, file: string): Promise<Pass> {
   takeServicePeaks();
   const started = process.hrtime.bigint();
-  const child = spawn(process.execPath, [path.join(root, 'src/cli.ts'), 'import', '--user', username, '--source', 'trakt', '--file', file], {
+  const child = spawn(process.execPath, [...scriptOptions('admin'), path.join(root, 'src/cli.ts'), 'import', '--user', username, '--source', 'trakt', '--file', file], {
     env: { ...process.env, DATABASE_URL: databaseUrl, LOG_LEVEL: 'warn' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -111,7 +117,70 @@ function runImport(databaseUrl: string, username: string, file: string): Promise
   });
 }
 
-export type ImportBench = { rows: number; fileMiB: number; first: Pass; second: Pass };
+/** The write path alone: the same items as one app's POST /sync/history batches. */
+type Baseline = { seconds: number; inserted: number };
+
+export type ImportBench = {
+  rows: number;
+  fileMiB: number;
+  first: Pass;
+  second: Pass;
+  small: { rows: number; fileMiB: number; pass: Pass };
+  baseline: Baseline;
+};
+
+async function benchUser(databaseUrl: string): Promise<{ id: string; username: string }> {
+  const username = `import_${Math.random().toString(36).slice(2, 8)}`;
+  const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
+  try {
+    await migrate(db.orm);
+    const user = await createUser(db.orm.em.fork(), { username, password: 'bench-password-1' });
+    return { id: user.id, username };
+  } finally {
+    await db.close();
+  }
+}
+
+/**
+ * The baseline, in the same run: the file's history items (as the Trakt reader makes them) sent by one
+ * app, back to back, as POST /sync/history batches of 100 with a new Idempotency-Key each, to the
+ * service (`npm start`'s process), into an account of their own. The import writes the same batches
+ * through the same bulk-sync code; on top of that it stores the file, reads it twice and records each
+ * batch's counts.
+ */
+async function apiBaseline(databaseUrl: string, file: string, userId: string): Promise<Baseline> {
+  const batches: unknown[][] = [[]];
+  for await (const record of importerFor('trakt')(fs.createReadStream(file))) {
+    if (record.kind !== 'history') continue;
+    if (batches.at(-1)!.length === 100) batches.push([]);
+    batches.at(-1)!.push(record.item);
+  }
+  const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
+  let token: string;
+  try {
+    const app = await createApp(db.orm.em.fork(), { name: 'Import bench', redirectUris: ['http://127.0.0.1:1/cb'], scopes: ['history:write'], confidential: false, official: false });
+    token = await (await tokenIssuer(db, databaseUrl))(userId, app.client_id, 'history:write');
+  } finally {
+    await db.close();
+  }
+  const service = await startService({ DATABASE_URL: databaseUrl });
+  const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  try {
+    const started = process.hrtime.bigint();
+    let inserted = 0;
+    for (const items of batches) {
+      const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() };
+      const res = await post(`${service.url}/api/platform/v1/sync/history`, headers, JSON.stringify({ items }), agent);
+      if (res.status !== 200) throw new Error(`POST /sync/history answered ${res.status}: ${res.body.slice(0, 300)}`);
+      inserted += (JSON.parse(res.body) as { inserted: number }).inserted;
+    }
+    return { seconds: Number(process.hrtime.bigint() - started) / 1e9, inserted };
+  } finally {
+    agent.destroy();
+    await service.stop();
+    takeServicePeaks();
+  }
+}
 
 export async function benchImport(): Promise<ImportBench> {
   const databaseUrl = benchDatabaseUrl();
@@ -119,19 +188,19 @@ export async function benchImport(): Promise<ImportBench> {
   await prepareCatalog({ databaseUrl, dataDir });
   const titles = await catalogTitles(databaseUrl);
   const file = path.join(dataDir, 'watched-history.json');
-  const size = await writeHistory(file, titles);
-  const username = `import_${Math.random().toString(36).slice(2, 8)}`;
-  const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
-  await migrate(db.orm);
-  const user = await createUser(db.orm.em.fork(), { username, password: 'bench-password-1' });
-  await db.close();
+  const size = await writeHistory(file, titles, ROWS);
+  const smallFile = path.join(dataDir, 'watched-history-small.json');
+  const smallSize = await writeHistory(smallFile, titles, SMALL_ROWS);
+  const users = [await benchUser(databaseUrl), await benchUser(databaseUrl), await benchUser(databaseUrl)];
   try {
-    const first = await runImport(databaseUrl, username, file);
-    const second = await runImport(databaseUrl, username, file);
-    return { rows: ROWS, fileMiB: size / 2 ** 20, first, second };
+    const small = await runImport(databaseUrl, users[1]!.username, smallFile);
+    const first = await runImport(databaseUrl, users[0]!.username, file);
+    const second = await runImport(databaseUrl, users[0]!.username, file);
+    const baseline = await apiBaseline(databaseUrl, file, users[2]!.id);
+    return { rows: ROWS, fileMiB: size / 2 ** 20, first, second, small: { rows: SMALL_ROWS, fileMiB: smallSize / 2 ** 20, pass: small }, baseline };
   } finally {
     const again = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
-    await query(again.orm.em.fork(), { text: 'delete from app_user where id = $1', params: [user.id] });
+    for (const u of users) await query(again.orm.em.fork(), { text: 'delete from app_user where id = $1', params: [u.id] });
     await again.close();
     fs.rmSync(dataDir, { recursive: true, force: true });
   }
@@ -139,21 +208,35 @@ export async function benchImport(): Promise<ImportBench> {
 
 const perSecond = (b: ImportBench, p: Pass) => b.rows / p.seconds;
 const mib = (v: number | null) => (v == null ? 'n/a' : `${v.toFixed(0)} MiB`);
+/** Peak RSS of the full file's first import over the tenth-size file's: 1.00 is perfectly flat. */
+const rssGrowth = (b: ImportBench) => (b.first.peakRssMiB && b.small.pass.peakRssMiB ? b.first.peakRssMiB / b.small.pass.peakRssMiB : null);
+const growthText = (b: ImportBench) => {
+  const g = rssGrowth(b);
+  return `${b.small.rows} rows (${b.small.fileMiB.toFixed(1)} MiB): peak RSS ${mib(b.small.pass.peakRssMiB)}; ${b.rows} rows over ${b.small.rows}: ${g == null ? 'n/a' : `${g.toFixed(2)}x`} for 10x the rows`;
+};
+const baselineText = (b: ImportBench) => {
+  const api = b.baseline.inserted / b.baseline.seconds;
+  return `${b.baseline.seconds.toFixed(1)} s, ${api.toFixed(0)} items/s (${b.baseline.inserted} inserted); the first import's items/s over it: ${(perSecond(b, b.first) / api).toFixed(2)}x`;
+};
 const counts = (s: Summary) => `${s.imported} imported, ${s.alreadyThere} already there, ${s.unmatched} unmatched, ${s.invalid} invalid`;
 
 export function printImport(b: ImportBench): void {
   console.log(`\nimport (services mode, Trakt watched-history.json, ${b.rows} rows, ${b.fileMiB.toFixed(1)} MiB, through admin import)`);
   console.log(`  first import: ${b.first.seconds.toFixed(1)} s, ${perSecond(b, b.first).toFixed(0)} items/s, peak RSS ${mib(b.first.peakRssMiB)} (${counts(b.first.summary)})`);
+  console.log(`  memory, ${growthText(b)}`);
+  console.log(`  baseline, the same items as one app's POST /sync/history batches: ${baselineText(b)}`);
   console.log(`  same file again: ${b.second.seconds.toFixed(1)} s, ${perSecond(b, b.second).toFixed(0)} items/s, peak RSS ${mib(b.second.peakRssMiB)} (${counts(b.second.summary)})`);
 }
 
 export function importSection(b: ImportBench): Section {
   const s = section(
     'Import (services mode)',
-    `A Trakt \`watched-history.json\` of ${b.rows.toLocaleString('en')} plays (${Math.round(EPISODE_SHARE * 100)}% episodes of ${SHOWS} shows, the rest over ${MOVIES.toLocaleString('en')} movies; ${b.fileMiB.toFixed(1)} MiB) imported with \`admin import\` (stored in the database, checked, then written in batches of 100 through bulk sync), then the same file again. Peak RSS is the CLI process's. Issue 22 asks for items/s and peak RSS; it sets no target.`,
+    `A Trakt \`watched-history.json\` of ${b.rows.toLocaleString('en')} plays (${Math.round(EPISODE_SHARE * 100)}% episodes of ${SHOWS} shows, the rest over ${MOVIES.toLocaleString('en')} movies; ${b.fileMiB.toFixed(1)} MiB) imported with \`admin import\` as \`npm run admin\` runs it (stored in the database, checked, then written in batches of 100 through bulk sync), then the same file again. Peak RSS is the CLI process's. For flat memory, a file of a tenth the rows is imported into another account in the same run, and the two peaks compared. The baseline sends the same items through the API in the same run. Issue 22 asks for items/s and peak RSS; it sets no target.`,
     {
       values: [
         { label: 'First import', value: `${b.first.seconds.toFixed(1)} s, ${perSecond(b, b.first).toFixed(0)} items/s, peak RSS ${mib(b.first.peakRssMiB)}; ${counts(b.first.summary)}` },
+        { label: 'Memory against file size', value: growthText(b) },
+        { label: "Baseline: the same items as one app's POST /sync/history batches of 100, back to back", value: baselineText(b) },
         { label: 'Same file again', value: `${b.second.seconds.toFixed(1)} s, ${perSecond(b, b.second).toFixed(0)} items/s, peak RSS ${mib(b.second.peakRssMiB)}; ${counts(b.second.summary)}` },
       ],
     },

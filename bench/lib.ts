@@ -2,6 +2,7 @@
 // latency statistics, and the bare-`pg` baseline runner.
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -105,13 +106,14 @@ export function takeServicePeaks(): { rssMiB: number | null; heapUsedMiB: number
 }
 
 /**
- * The Node options `npm start` runs the service with (package.json's start script: V8's heap sizing),
- * so the benchmarked process is the deployed one.
+ * The Node options `npm start` runs the service with, or `npm run admin` the CLI (package.json's
+ * scripts: V8's heap sizing), so the benchmarked process is the deployed one.
  */
-export function startOptions(): string[] {
-  const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start;
-  const words = start.split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== 'src/main.ts') throw new Error(`package.json start script is not "node [options] src/main.ts": ${start}`);
+export function scriptOptions(script: 'start' | 'admin'): string[] {
+  const entry = script === 'start' ? 'src/main.ts' : 'src/cli.ts';
+  const line = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[script]!;
+  const words = line.split(/\s+/);
+  if (words[0] !== 'node' || words.at(-1) !== entry) throw new Error(`package.json ${script} script is not "node [options] ${entry}": ${line}`);
   return words.slice(1, -1);
 }
 
@@ -120,7 +122,7 @@ export function startOptions(): string[] {
  * probe reporting into the peaks; its stderr inherited or piped. Its RSS is not sampled (sampleRss).
  */
 export function spawnService(env: Record<string, string>, stderr: 'inherit' | 'pipe'): ChildProcess {
-  const child = spawn(process.execPath, [...startOptions(), '--import', path.join(root, 'bench/heap-probe.ts'), path.join(root, 'src/main.ts')], {
+  const child = spawn(process.execPath, [...scriptOptions('start'), '--import', path.join(root, 'bench/heap-probe.ts'), path.join(root, 'src/main.ts')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', stderr, 'ipc'],
   });
@@ -134,7 +136,10 @@ export function spawnService(env: Record<string, string>, stderr: 'inherit' | 'p
 export function sampleRss(child: ChildProcess): () => void {
   const note = () => {
     const r = rssOf(child.pid);
-    if (r) servicePeakKiB = Math.max(servicePeakKiB, Number.isNaN(r.hwm) ? r.rss : r.hwm, r.rss);
+    // An exited process not yet reaped has a status without either line (NaN): it reads as nothing
+    // (Math.max with a NaN would have made the whole peak NaN, reported as not measured).
+    const read = r ? [r.hwm, r.rss].filter(Number.isFinite) : [];
+    if (read.length) servicePeakKiB = Math.max(servicePeakKiB, ...read);
   };
   const timer = setInterval(note, 250);
   timer.unref();
@@ -173,6 +178,20 @@ export async function startService(env: Record<string, string>): Promise<Service
       return stopChild(child);
     },
   };
+}
+
+/** One POST of `body` over `agent` (keep-alive): the answer's status and body. */
+export function post(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('error', reject);
+    });
+    req.on('error', reject);
+    req.end(body);
+  });
 }
 
 /** SIGTERM and wait for the exit (at once when the child has already exited). */

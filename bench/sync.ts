@@ -23,7 +23,7 @@ import { insertWatchesSql, lockUserHistorySql, probeWatchesSql, type ProbedWatch
 import { feedParams } from '../src/core/sync/changes.ts';
 import { CLAIM_LOCK, IDEMPOTENCY_TTL_MS, lockName, READ_RECORD, RECORD_RESULT } from '../src/core/sync/idempotency.ts';
 import { encodeFeedCursor } from '../src/core/sync/feed-cursor.ts';
-import { benchDatabaseUrl, type Figures, formatRow, loadPaths, percentile, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
+import { benchDatabaseUrl, type Figures, formatRow, loadPaths, percentile, post, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
 import { atLeast, atMost, section, type Growth, type Measure, type Section, type Target } from './report.ts';
 
 const CLIENTS = 8;
@@ -182,19 +182,6 @@ async function bareLoad(databaseUrl: string, clients: Member[], movieIds: number
 // node:http on kept-alive sockets takes less CPU per batch than fetch (the figures print its share).
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-function post(url: string, headers: Record<string, string>, body: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
-      res.on('error', reject);
-    });
-    req.on('error', reject);
-    req.end(body);
-  });
-}
-
 async function bulkLoad(url: string, clients: Member[], movieIds: number[], seconds: number, cpu?: () => Promise<CpuMark | null>): Promise<BulkFigures> {
   const latencies: number[] = [];
   const cpuFrom = (await cpu?.()) ?? null;
@@ -210,6 +197,7 @@ async function bulkLoad(url: string, clients: Member[], movieIds: number[], seco
           `${url}/api/platform/v1/sync/history`,
           { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
           JSON.stringify({ items }),
+          agent,
         );
         const body = JSON.parse(res.body) as { inserted?: number };
         if (res.status !== 200 || body.inserted !== BATCH) {

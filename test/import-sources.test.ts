@@ -7,6 +7,7 @@ import { zipSync } from 'fflate';
 import { ImportFileError, type ImportRecord, type Importer } from '../src/core/import/records.ts';
 import { importers } from '../src/core/import/sources/index.ts';
 import { starsToRating } from '../src/core/import/sources/letterboxd.ts';
+import { jsonElements } from '../src/core/import/sources/json-elements.ts';
 import { MAX_EXPANDED_BYTES } from '../src/core/import/sources/limits.ts';
 import { zipMembers } from '../src/core/import/sources/zip.ts';
 import { chunked, fixtureFiles, fixtureZip, streamedZip } from './helpers/import-fixtures.ts';
@@ -246,6 +247,19 @@ function randomBytes(total: number) {
   }
   return { seen, chunks: gen() };
 }
+
+describe('JSON arrays read in pieces', () => {
+  it('a large buffer is parsed 64 KiB at a time, characters cut at a piece boundary kept whole', async () => {
+    // Four-byte characters after a two-byte `["`: every 64 KiB boundary falls inside one.
+    const values = Array.from({ length: 40 }, (_, i) => `${'🎬'.repeat(2000)}é${i}`);
+    const bytes = Buffer.from(JSON.stringify(values));
+    expect(bytes.length).toBeGreaterThan(4 * 64 * 1024);
+    const got: unknown[] = [];
+    // One buffer, as a ZIP member inflates: the reader cuts it, not the caller.
+    for await (const e of jsonElements(chunked(bytes, bytes.length), { where: 'the file', shapes: ['array'] })) got.push(e.value);
+    expect(got).toEqual(values);
+  });
+});
 
 describe('bad files', () => {
   const all = Object.entries(importers);

@@ -1,14 +1,16 @@
 // The Node options the service runs with (package.json's start script, the Dockerfile's CMD): V8 heap
 // sizing that keeps RSS under load near 250 MiB instead of 500 (docs/decisions.md, "Memory"). They are V8
 // flags, which a Node upgrade may rename or drop, and then the service would not start at all: these fail
-// first. The two places must also say the same.
+// first. The places must also say the same; the admin CLI (`npm run admin`) runs with them too: an
+// import streams a large file through it.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 
 const root = path.resolve(import.meta.dirname, '..');
-const start = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: { start: string } }).scripts.start.split(/\s+/);
+const scripts = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts;
+const start = scripts.start!.split(/\s+/);
 const options = start.slice(1, -1);
 
 describe('the service\'s Node options', () => {
@@ -16,6 +18,10 @@ describe('the service\'s Node options', () => {
     expect(start[0]).toBe('node');
     expect(start.at(-1)).toBe('src/main.ts');
     expect(options).toEqual(['--max-semi-space-size=16', '--heap-growing-percent=50']);
+  });
+
+  it('npm run admin runs the CLI with the same options', () => {
+    expect(scripts.admin!.split(/\s+/)).toEqual(['node', ...options, 'src/cli.ts']);
   });
 
   it('the Dockerfile runs the same command', () => {
