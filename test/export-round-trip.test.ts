@@ -2,29 +2,49 @@
 // but for what the document marks as regenerated (when it was made, the account's username and join
 // date). The import is the one a person runs: the file uploaded on /account/import as `own`, read by the
 // `own` importer and written by the `imports` job. A second import of the same file changes nothing.
+// The document's statuses are the statuses: a show watched and then cleared comes back without one,
+// though the rules that move statuses on a watch would give it one.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
 import { exportDocument, REGENERATED_FIELDS, type ExportDocument } from '../src/core/export/schema.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { finished, signedIn, upload, type RunJson } from './helpers/imports.ts';
 import { addSpecial, exporter, exportOf, seedLibrary } from './helpers/export-seed.ts';
-import { seedCatalog, type Member } from './helpers/seed.ts';
+import { FIRST_SHOW, platform, seedCatalog, type Member } from './helpers/seed.ts';
+import { bulk } from './helpers/sync-client.ts';
 
 let app: TestApp;
 let alice: Member;
 let original: { text: string; doc: ExportDocument };
+/** Watched, then its status cleared by the user. */
+const CLEARED_SHOW = FIRST_SHOW + 3;
 const em = () => app.db.orm.em.fork();
 
 beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '500' });
-  await seedCatalog(app, { shows: 3 });
+  await seedCatalog(app, { shows: 4 });
   await addSpecial(app);
   alice = await exporter(app, 'alice_trip');
   await seedLibrary(app, alice);
+  const watched = await bulk(app, alice.token, 'history', [{ movie_db_id: CLEARED_SHOW, season: 1, episode: 1, watched_at: '2024-04-01T20:00:00.000Z' }]);
+  expect(watched.body.inserted).toBe(1);
+  expect(await statusOf(alice, CLEARED_SHOW)).toBe('watching');
+  expect((await platform(app, alice.token, 'DELETE', `/show-status/show/${CLEARED_SHOW}`)).status).toBe(200);
   const res = await exportOf(app, alice.token);
   original = { text: res.text, doc: exportDocument.parse(res.body) };
+  expect(original.doc.history.some((h) => h.title.movie_db_id === CLEARED_SHOW)).toBe(true);
+  expect(original.doc.show_statuses.some((s) => s.title.movie_db_id === CLEARED_SHOW)).toBe(false);
 }, 120_000);
 afterAll(() => app?.stop());
+
+/** The user's status of the show (null: none). */
+async function statusOf(m: Member, movieDbId: number): Promise<string | null> {
+  const rows = await query<{ show_status: string | null }>(em(), {
+    text: `select s.show_status from user_title_state s join title t on t.id = s.title_id where s.user_id = $1 and t.type = 'show' and t.movie_db_id = $2`,
+    params: [m.userId, movieDbId],
+  });
+  return rows[0]?.show_status ?? null;
+}
 
 /** Imports the document into `m`'s account as a person does: uploaded on /account/import as `own`, run by the job. */
 async function importDocument(m: Member, text: string): Promise<RunJson> {
@@ -57,6 +77,7 @@ describe('export, import into a fresh account, export again', () => {
     const doc = exportDocument.parse(again.body);
     expect(comparable(doc)).toEqual(comparable(original.doc));
     expect(doc.profile.username).toBe('bob_trip');
+    expect(await statusOf(bob, CLEARED_SHOW)).toBeNull();
 
     const [before] = await query<{ n: number }>(em(), { text: 'select count(*)::int as n from change_log where user_id = $1', params: [bob.userId] });
     const second = await importDocument(bob, original.text);

@@ -149,7 +149,9 @@ export async function advanceRun(em: EntityManager, runId: string, claim: string
   const counter: ReadCounter = { bytes: 0 };
   const done = { ...run.batches_done };
   const totals: BatchTally = { imported: run.imported, alreadyThere: run.already_there, unmatched: run.unmatched, invalid: run.invalid };
-  const ctx = { userId: run.user_id, clientId: importClientId(source), fileSha256: run.file_sha256!, now: new Date() };
+  // Our own export states every status (a status the user cleared is absent): the rules that give a
+  // watched show one must not invent what the document does not hold.
+  const ctx = { userId: run.user_id, clientId: importClientId(source), fileSha256: run.file_sha256!, now: new Date(), statusRules: source !== 'own' };
   try {
     for await (const batch of batchesOf(importerFor(source)(readStoredFile(em, run.id, counter)))) {
       if (batch.index < (done[batch.kind] ?? 0)) continue;

@@ -34,7 +34,14 @@ export type Outcome = { status: 'imported' | 'already_there' } | { status: 'unma
 /** Each record's outcome (a list batch: each item's), in the batch's order, with where it came from. */
 export type BatchOutcome = { at: SourceRow; outcome: Outcome }[];
 
-export type BatchContext = { userId: string; clientId: string; fileSha256: string; now: Date };
+export type BatchContext = {
+  userId: string;
+  clientId: string;
+  fileSha256: string;
+  now: Date;
+  /** Whether imported watches move show statuses by the rules (not for this service's own export: it carries them). */
+  statusRules: boolean;
+};
 
 /** The Idempotency-Key of a batch: the file, the kind and the batch's number. */
 export const batchKey = (sha256: string, b: Pick<Batch, 'kind' | 'index'>) => `import:${sha256}:${b.kind}:${b.index}`;
@@ -71,6 +78,7 @@ async function writeBulk(tx: EntityManager, ctx: BatchContext, batch: Extract<Ba
     key: batchKey(ctx.fileSha256, batch),
     hash: bodyHash(raw),
     now: ctx.now,
+    statusRules: ctx.statusRules,
   } as Parameters<typeof runBulkSync>[1]);
   const byIndex = new Map(result.results.map((r) => [r.index, r]));
   return batch.records.map((rec, i) => ({ at: rec.at, outcome: bulkOutcome(byIndex.get(i)!, result.idempotency_replayed) }));

@@ -81,8 +81,10 @@ const itemKey = (titleId: string, episodeId: string | null) => `${titleId}/${epi
  * statements: the lock, the probe for duplicates (which also reads what the new entries show of their
  * titles and episodes), and the insert of the entries with their change records, each record presented
  * here (entryFields, as GET /me/history presents the entry) and given its id by the insert.
+ * `statusRules: false` leaves show statuses as they are: an import of this service's own export
+ * restores them from its document, where a cleared status is no status.
  */
-export async function logWatches(tx: EntityManager, userId: string, watches: WatchInput[]): Promise<WatchResult[]> {
+export async function logWatches(tx: EntityManager, userId: string, watches: WatchInput[], opts: { statusRules?: boolean } = {}): Promise<WatchResult[]> {
   if (watches.length === 0) return [];
   await lockUserHistory(tx, userId);
   const probed = await probeWatchesQuery(db(tx), userId, probeOf(watches), DEDUP_WINDOW_MS / 1000).execute();
@@ -118,7 +120,7 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
       const row = byContent.get(`${itemKey(w.titleId, w.episodeId)}@${w.watchedAt.getTime()}`)!;
       results[idx] = { status: 'inserted', id: String(row.id) };
     }
-    await applyWatchTransitions(tx, userId, latestWatchPerTitle(inserted.filter((r) => r.status_rules)));
+    if (opts.statusRules !== false) await applyWatchTransitions(tx, userId, latestWatchPerTitle(inserted.filter((r) => r.status_rules)));
   }
   for (const [idx, first] of sameAs) results[idx] = { status: 'skipped', id: results[first]!.id };
   return results as WatchResult[];

@@ -28,6 +28,8 @@ export type BulkRequest = BulkItems & {
   /** bodyHash() of the request's items: the same key with another body is a conflict. */
   hash: string;
   now: Date;
+  /** History only: false, the watches leave show statuses as they are (logWatches). */
+  statusRules?: boolean;
   /**
    * Test hook (SYNC_TEST_HOLD_MS): hold the transaction open this long after the writes, before the
    * commit, so a test can kill the process in the middle of a batch. Never set in production.
@@ -40,7 +42,7 @@ export type BulkRequest = BulkItems & {
 function apply(tx: EntityManager, req: BulkRequest): Promise<ItemResult[]> {
   switch (req.resource) {
     case 'history':
-      return syncHistory(tx, req.userId, req.clientId, req.items);
+      return syncHistory(tx, req.userId, req.clientId, req.items, { statusRules: req.statusRules ?? true });
     case 'ratings':
       return syncRatings(tx, req.userId, req.items);
     case 'watchlist':

@@ -10,7 +10,13 @@ import type { HistoryItem } from './schemas.ts';
 /** An item with a season or an episode names a show; otherwise a movie. */
 const typeOf = (i: HistoryItem) => (i.season != null || i.episode != null ? 'show' : 'movie');
 
-export async function syncHistory(tx: EntityManager, userId: string, clientId: string, items: SyncItem<HistoryItem>[]): Promise<ItemResult[]> {
+export async function syncHistory(
+  tx: EntityManager,
+  userId: string,
+  clientId: string,
+  items: SyncItem<HistoryItem>[],
+  opts: { statusRules?: boolean } = {},
+): Promise<ItemResult[]> {
   const { results, valid } = splitValid(items);
   const { matched, unmatched } = await resolveItems(tx, valid, typeOf);
   results.push(...unmatched);
@@ -43,7 +49,7 @@ export async function syncHistory(tx: EntityManager, userId: string, clientId: s
       },
     });
   }
-  const logged = await logWatches(tx, userId, toLog.map((l) => l.watch));
+  const logged = await logWatches(tx, userId, toLog.map((l) => l.watch), opts);
   toLog.forEach(({ m }, i) => {
     const r = logged[i]!;
     results.push(
