@@ -57,29 +57,20 @@ async function writeHistory(file: string, titles: { movies: Movie[]; episodes: E
   for (let i = 0; i < rows; i++) {
     // Two hours apart: no two plays of one title fall within the duplicate window.
     const watchedAt = new Date(start + i * 2 * 3600_000).toISOString().replace(/\.\d+Z$/, '.000Z');
-    const row =
-      i % 10 < EPISODE_SHARE * 10
-        ? (() => {
-            const e = titles.episodes[(i * 7919) % titles.episodes.length]!;
-            return {
-              id: 9_000_000_000 + i,
-              watched_at: watchedAt,
-              action: 'watch',
-              type: 'episode',
-              episode: { season: e.season_number, number: e.episode_number, title: `Episode ${e.episode_number}`, ids: { trakt: 1_000_000 + i, tvdb: null, imdb: null, tmdb: null } },
-              show: { title: e.name, year: e.year, ids: { trakt: e.movie_db_id, slug: slug(e.name), tvdb: null, imdb: null, tmdb: e.movie_db_id } },
-            };
-          })()
-        : (() => {
-            const m = titles.movies[(i * 104_729) % titles.movies.length]!;
-            return {
-              id: 9_000_000_000 + i,
-              watched_at: watchedAt,
-              action: 'watch',
-              type: 'movie',
-              movie: { title: m.name, year: m.year, ids: { trakt: m.movie_db_id, slug: slug(m.name), imdb: null, tmdb: m.movie_db_id } },
-            };
-          })();
+    const play = { id: 9_000_000_000 + i, watched_at: watchedAt, action: 'watch' };
+    let row;
+    if (i % 10 < EPISODE_SHARE * 10) {
+      const e = titles.episodes[(i * 7919) % titles.episodes.length]!;
+      row = {
+        ...play,
+        type: 'episode',
+        episode: { season: e.season_number, number: e.episode_number, title: `Episode ${e.episode_number}`, ids: { trakt: 1_000_000 + i, tvdb: null, imdb: null, tmdb: null } },
+        show: { title: e.name, year: e.year, ids: { trakt: e.movie_db_id, slug: slug(e.name), tvdb: null, imdb: null, tmdb: e.movie_db_id } },
+      };
+    } else {
+      const m = titles.movies[(i * 104_729) % titles.movies.length]!;
+      row = { ...play, type: 'movie', movie: { title: m.name, year: m.year, ids: { trakt: m.movie_db_id, slug: slug(m.name), imdb: null, tmdb: m.movie_db_id } } };
+    }
     await write(`  ${JSON.stringify(row)}${i < rows - 1 ? ',' : ''}\n`);
   }
   await write(']\n');

@@ -1,10 +1,12 @@
-// The importers' title matching against a seeded catalog (resolveTitles, the bulk-sync write path's own
-// resolution): every title the fixture exports name resolves by its ids, else by name and year written
-// the way the catalog writes it or another way (title_match_name: case, accents, punctuation, "&",
-// a leading "The"), and the titles no catalog has resolve to nothing. Anime episodes by absolute number.
+// The importers' title matching against a seeded catalog (resolveImportTitles: the import's resolution,
+// on the bulk-sync write path's resolveTitles): every title the fixture exports name resolves by its
+// ids, else by name and year written the way the catalog writes it or another way (title_match_name:
+// case, accents, punctuation, "&", a leading "The"), and the titles no catalog has resolve to nothing.
+// Anime episodes by absolute number.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { resolveEpisodes, resolveTitles, type TitleRef } from '../src/core/catalog/resolve.ts';
 import type { ImportRecord, ImportTitleRef } from '../src/core/import/records.ts';
+import { resolveImportTitles } from '../src/core/import/titles.ts';
 import { importers } from '../src/core/import/sources/index.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { chunked, fixtureFiles, fixtureZip, seedImportCatalog } from './helpers/import-fixtures.ts';
@@ -39,20 +41,10 @@ function titleOf(r: ImportRecord): ImportTitleRef[] {
   }
 }
 
-const toRef = (t: ImportTitleRef): TitleRef => ({
-  type: t.type ?? 'movie',
-  movieDbId: t.movie_db_id ?? undefined,
-  tvDbId: t.tv_db_id ?? undefined,
-  filmDbId: t.film_db_id ?? undefined,
-  animeDbId: t.anime_db_id ?? undefined,
-  title: t.title ?? undefined,
-  year: t.year ?? undefined,
-});
-
 /** Each distinct title the records name (`type title (year)`) -> the catalog's movie_db_id, or null. */
 async function matches(records: ImportRecord[]): Promise<Record<string, number | null>> {
   const titles = records.flatMap(titleOf);
-  const resolved = await resolveTitles(em(), titles.map(toRef));
+  const resolved = await resolveImportTitles(em(), titles, 'movie');
   const out: Record<string, number | null> = {};
   titles.forEach((t, i) => (out[`${t.type ?? 'movie'} ${t.title} (${t.year ?? '-'})`] = resolved[i]?.movieDbId ?? null));
   return out;

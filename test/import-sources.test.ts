@@ -8,7 +8,7 @@ import { ImportFileError, type ImportRecord, type Importer } from '../src/core/i
 import { importers } from '../src/core/import/sources/index.ts';
 import { starsToRating } from '../src/core/import/sources/letterboxd.ts';
 import { jsonElements } from '../src/core/import/sources/json-elements.ts';
-import { MAX_EXPANDED_BYTES } from '../src/core/import/sources/limits.ts';
+import { JSON_PIECE_BYTES, MAX_EXPANDED_BYTES } from '../src/core/import/sources/limits.ts';
 import { zipMembers } from '../src/core/import/sources/zip.ts';
 import { chunked, fixtureFiles, fixtureZip, streamedZip } from './helpers/import-fixtures.ts';
 
@@ -249,11 +249,12 @@ function randomBytes(total: number) {
 }
 
 describe('JSON arrays read in pieces', () => {
-  it('a large buffer is parsed 64 KiB at a time, characters cut at a piece boundary kept whole', async () => {
-    // Four-byte characters after a two-byte `["`: every 64 KiB boundary falls inside one.
+  it('a large buffer is parsed a piece at a time, characters cut at a piece boundary kept whole', async () => {
+    // Four-byte characters after a two-byte `["`: every piece boundary (a multiple of 4 bytes) falls inside one.
     const values = Array.from({ length: 40 }, (_, i) => `${'🎬'.repeat(2000)}é${i}`);
     const bytes = Buffer.from(JSON.stringify(values));
-    expect(bytes.length).toBeGreaterThan(4 * 64 * 1024);
+    expect(JSON_PIECE_BYTES % 4).toBe(0);
+    expect(bytes.length).toBeGreaterThan(4 * JSON_PIECE_BYTES);
     const got: unknown[] = [];
     // One buffer, as a ZIP member inflates: the reader cuts it, not the caller.
     for await (const e of jsonElements(chunked(bytes, bytes.length), { where: 'the file', shapes: ['array'] })) got.push(e.value);

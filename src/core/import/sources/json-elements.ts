@@ -7,7 +7,7 @@ import { chain, none } from 'stream-chain/core';
 import { Assembler } from 'stream-json/assembler.js';
 import { parser, type Token } from 'stream-json/core/parser.js';
 import { ImportFileError } from '../records.ts';
-import { MAX_JSON_DEPTH, MAX_JSON_ELEMENT_CHARS, mb } from './limits.ts';
+import { JSON_PIECE_BYTES, MAX_JSON_DEPTH, MAX_JSON_ELEMENT_CHARS, mb } from './limits.ts';
 
 export type JsonElement = {
   /** The top-level key holding the array; null when the document is the array. */
@@ -110,19 +110,11 @@ export async function* jsonElements(bytes: AsyncIterable<Uint8Array>, opts: { wh
   return arrays;
 }
 
-/**
- * The parser turns a whole piece into tokens, and the stage into elements, before the first is handed
- * on: a piece of 1 MiB (a ZIP member inflates into pieces that large) would keep some 3,000 elements
- * and a million tokens alive together, long enough for V8 to move them to the old generation. 64 KiB
- * pieces keep that to ~200.
- */
-const TEXT_PIECE_BYTES = 64 * 1024;
-
-/** UTF-8 text, piece by piece (a character split across two pieces is kept whole). */
+/** UTF-8 text, in pieces of at most JSON_PIECE_BYTES (a character split across two pieces is kept whole). */
 async function* text(bytes: AsyncIterable<Uint8Array>): AsyncGenerator<string> {
   const decoder = new TextDecoder('utf-8');
   for await (const b of bytes) {
-    for (let at = 0; at < b.byteLength; at += TEXT_PIECE_BYTES) yield decoder.decode(b.subarray(at, at + TEXT_PIECE_BYTES), { stream: true });
+    for (let at = 0; at < b.byteLength; at += JSON_PIECE_BYTES) yield decoder.decode(b.subarray(at, at + JSON_PIECE_BYTES), { stream: true });
   }
   const last = decoder.decode();
   if (last) yield last;

@@ -15,6 +15,14 @@ export const MAX_ZIP_MEMBERS = 10_000;
 /** Characters in one JSON array element (a Simkl show with every episode is ~100 KB) or one JSON string. */
 export const MAX_JSON_ELEMENT_CHARS = 4 * 1024 * 1024;
 
+/**
+ * Bytes of JSON text handed to the parser at once. It turns a whole piece into tokens, and those into
+ * elements, before the first is handed on: a piece of 1 MiB (a ZIP member inflates into pieces that
+ * large) would keep some 3,000 elements and a million tokens alive together, long enough for V8 to move
+ * them to the old generation. 64 KiB pieces keep that to ~200.
+ */
+export const JSON_PIECE_BYTES = 64 * 1024;
+
 /** Nesting of JSON containers: the export formats go five or six deep. */
 export const MAX_JSON_DEPTH = 64;
 
