@@ -51,6 +51,9 @@ const schema = z.object({
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
   TROPHY_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(3_600_000, 'must be at most 3600000').default(60_000),
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
+  HEADERS_TIMEOUT_MS: z.coerce.number().int('must be an integer').min(1_000, 'must be 1000 to 30000').max(30_000, 'must be 1000 to 30000').default(15_000),
+  MAX_CONNECTIONS: z.coerce.number().int('must be an integer').min(1, 'must be 1 to 1000000').max(1_000_000, 'must be 1 to 1000000').default(10_000),
+  DATA_DIR_MIN_FREE_MB: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(1_048_576, 'must be at most 1048576').default(64),
   SHUTDOWN_GRACE_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(10_000),
   JOB_QUEUE: z.enum(['auto', 'in-process', 'pg-boss'], { error: 'must be auto, in-process or pg-boss' }).default('auto'),
   DATABASE_POOL_SIZE: z.coerce.number().int('must be an integer').min(1, 'must be 1 to 100').max(100, 'must be 1 to 100').default(10),
@@ -74,6 +77,19 @@ export type Config = {
   /** Connections this instance keeps to PostgreSQL (DATABASE_POOL_SIZE; embedded mode always uses one). */
   poolSize: number;
   dataDir: string;
+  /**
+   * Embedded mode: below this much free space on the data directory's filesystem the instance is not
+   * ready (DATA_DIR_MIN_FREE_MB; 0: not checked). The embedded database stops for good when its WAL
+   * cannot grow, so readiness turns before the last megabytes go.
+   */
+  dataDirMinFreeBytes: number;
+  /**
+   * How long a request's line and headers may take from its first byte (HEADERS_TIMEOUT_MS); a client
+   * still sending them then is answered 408 and cut, within the server's one-second check (server.ts).
+   */
+  headersTimeoutMs: number;
+  /** Connections this instance holds at most (MAX_CONNECTIONS); past it a new one is closed at once. */
+  maxConnections: number;
   /** Unset means in-memory rate limits and event bus. */
   redisUrl: string | undefined;
   logLevel: (typeof LOG_LEVELS)[number];
@@ -153,6 +169,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     preparedStatements: c.DATABASE_PREPARED_STATEMENTS === 'on',
     poolSize: c.DATABASE_POOL_SIZE,
     dataDir: path.resolve(c.DATA_DIR),
+    dataDirMinFreeBytes: c.DATA_DIR_MIN_FREE_MB * 1024 * 1024,
+    headersTimeoutMs: c.HEADERS_TIMEOUT_MS,
+    maxConnections: c.MAX_CONNECTIONS,
     redisUrl: c.REDIS_URL,
     logLevel: c.LOG_LEVEL,
     imageBaseUrl: c.IMAGE_BASE_URL.replace(/\/+$/, ''),

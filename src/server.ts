@@ -17,8 +17,12 @@ import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.
 import { attachEventBus } from './core/events/registry.ts';
 import { Drain } from './rest/drain.ts';
 import { answerClientError } from './rest/client-error.ts';
+import { capConnections } from './rest/connections.ts';
 import { feedHoldSeconds } from './core/changes/repository.ts';
 import { watchFeedLag } from './core/metrics/registry.ts';
+
+/** How often Node looks for connections past headersTimeout or requestTimeout. */
+const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
 export type RunningServer = {
   url: string;
@@ -54,7 +58,7 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
 }
 
 export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, log });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
   // stops answering without closing the connection (hung process, lost network) would otherwise hold
@@ -108,22 +112,34 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     }
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const drain = new Drain();
-    const app = createApp({ orm: db.orm, config, log, oauth, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
-    const server = http.createServer(app);
-    // Bodies have their own 10 s deadline (rest/body.ts); Node's timers are a backstop for idle sockets.
-    server.requestTimeout = 30_000;
-    server.headersTimeout = 15_000;
-    server.keepAliveTimeout = 5_000;
-    // What Node's parser refuses (e.g. headers over 16 KiB) is answered in the envelope, not bare.
+    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const server = http.createServer(
+      {
+        // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
+        requestTimeout: 30_000,
+        // Counted from a request's first byte (a connection's opening for its first request): trickling
+        // header lines does not move it.
+        headersTimeout: config.headersTimeoutMs,
+        keepAliveTimeout: 5_000,
+        // Node finds the connections past those deadlines by scanning them every this often (30 s by
+        // default, which let a 15 s headers timeout run to 45 s): the bound is the timeout + 1 s.
+        connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+      },
+      app,
+    );
+    // What Node's parser refuses (e.g. headers over 16 KiB) and the timeouts above are answered in the
+    // envelope, not bare, and the connection is then closed (client-error.ts).
     server.on('clientError', answerClientError);
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(config.port, config.host, () => resolve());
     });
+    const unwatchConnections = capConnections(server, config.maxConnections, log);
     // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
     // not stay open with nothing behind it.
     const jobs = await startJobs(db.orm, log, config).catch(async (err: unknown) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      unwatchConnections();
       throw err;
     });
     // change_feed_lag_seconds, read from the database at each scrape.
@@ -141,6 +157,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       // connections everything used. main.ts calls it on SIGTERM; tests call it to stop an app.
       close: async () => {
         await drainHttp(server, drain, config.shutdownGraceMs, log);
+        unwatchConnections();
         await jobs.stop();
         unwatchFeedLag();
         // Ends any event stream still open (the drain ended this instance's; the bus's own listeners go too).

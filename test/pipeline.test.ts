@@ -186,7 +186,7 @@ describe('health', () => {
     expect(await (await fetch(`${app.url}/healthz`)).json()).toEqual({ status: 'ok' });
     const ready = await fetch(`${app.url}/readyz`);
     expect(ready.status).toBe(200);
-    expect(await ready.json()).toEqual({ status: 'ready', database: 'ok' });
+    expect(await ready.json()).toEqual({ status: 'ready', database: 'ok', writes: 'ok' });
   });
 });
 

@@ -26,10 +26,13 @@ import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
+import type { WriteHealth } from '../core/db/write-health.ts';
 import './types.ts';
 
 export type AppDeps = {
   orm: MikroORM;
+  /** Whether the database can write, for /readyz (core/db/write-health.ts). */
+  writes: WriteHealth;
   config: Config;
   log: Logger;
   catalogCache: CatalogCache;
@@ -67,7 +70,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(readBody, readTrpcQueryInput, refuseNul);
   if (deps.oauth) app.use(deps.oauth.router);
 
-  app.use(health(deps.orm));
+  app.use(health(deps.orm, deps.writes));
   app.use(docsPage());
 
   const publicDoc = publicDocument(publicRouter, config.baseUrl);

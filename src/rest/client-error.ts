@@ -14,6 +14,8 @@ const ANSWERS: Record<string, { status: number; error: string; message: string }
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, error: 'payload_too_large', message: 'Chunk extensions are over the size limit' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'The request was not received in time' },
 };
+/** The longest an answered connection stays open when its answer cannot be handed over. */
+const LINGER_MS = 1_000;
 const MALFORMED = { status: 400, error: 'invalid_request', message: 'Malformed HTTP request' };
 
 function isPublicRequest(raw: Buffer | undefined): boolean {
@@ -29,10 +31,19 @@ export function answerClientError(err: ParseError, socket: Duplex): void {
     const answer = (err.code ? ANSWERS[err.code] : undefined) ?? MALFORMED;
     const id = newRequestId();
     const body = JSON.stringify(isPublicRequest(err.rawPacket) ? { message: answer.message } : { error: answer.error, message: answer.message, request_id: id });
+    // Node's HTTP sockets are half-open (allowHalfOpen): end() closes only our side, and Node stops
+    // watching a connection once it reports it here. A client that never closes its own side (one that
+    // trickles header lines past the headers timeout, say) would keep the connection and its file
+    // descriptor for ever. Node's own answer destroys the socket after writing; here it is destroyed
+    // once the answer is handed to the kernel, or after LINGER_MS if a client that reads nothing holds
+    // the answer up.
     socket.end(
       `HTTP/1.1 ${answer.status} ${STATUS_CODES[answer.status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n` +
         `${REQUEST_ID_HEADER}: ${id}\r\nConnection: close\r\n\r\n${body}`,
+      () => socket.destroy(),
     );
+    const linger = setTimeout(() => socket.destroy(), LINGER_MS).unref();
+    socket.once('close', () => clearTimeout(linger));
     return;
   }
   socket.destroy();

@@ -40,7 +40,7 @@ export function tokenWith(app: TestApp, m: Member, scopes: string[]): Promise<st
 export type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
 
 /** A platform API call as `token` (path relative to /api/platform/v1). */
-export async function platform(app: TestApp, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+export async function platform(app: Pick<TestApp, 'url'>, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
   const res = await fetch(`${app.url}/api/platform/v1${pathAndQuery}`, {
     method,
     headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },

@@ -7,7 +7,7 @@ import { platform, type Answer } from './seed.ts';
 
 export const newKey = () => `key-${randomUUID()}`;
 
-export function bulk(app: TestApp, token: string, resource: string, items: unknown[], key: string | null = newKey(), headers: Record<string, string> = {}): Promise<Answer> {
+export function bulk(app: Pick<TestApp, 'url'>, token: string, resource: string, items: unknown[], key: string | null = newKey(), headers: Record<string, string> = {}): Promise<Answer> {
   return platform(app, token, 'POST', `/sync/${resource}`, { items }, { ...(key === null ? {} : { 'idempotency-key': key }), ...headers });
 }
 

@@ -6,8 +6,10 @@ import { migrationsList } from '../../../migrations/index.ts';
 import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
-import { watchPool } from '../metrics/registry.ts';
+import pg from 'pg';
+import { watchFreeSpace, watchPool } from '../metrics/registry.ts';
 import { NamedStatementClient } from './prepared.ts';
+import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
 import { entities } from './entities.ts';
 import { PostgresNamingStrategy } from './naming.ts';
@@ -28,6 +30,8 @@ export type Database = {
   orm: MikroORM;
   mode: 'embedded' | 'services';
   embedded: EmbeddedDatabase | undefined;
+  /** Whether the database can write: cannot-write failures seen on the pool, the embedded disk's free space. */
+  writes: WriteHealth;
   close(): Promise<void>;
 };
 
@@ -40,6 +44,8 @@ export type OpenDatabaseOptions = {
   poolMax?: number;
   /** Named statements for the reads that opt in (prepared.ts); services mode only. Default true. */
   preparedStatements?: boolean;
+  /** Embedded mode: below this many free bytes on the data directory's filesystem, writes count as failing (write-health.ts). */
+  minFreeBytes?: number;
   log?: Logger;
 };
 
@@ -48,6 +54,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const connection: Partial<Options> = embedded
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
     : { clientUrl: opts.databaseUrl };
+  const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log });
+  // Hot reads as named statements in services mode (prepared.ts); every failed statement reported to `writes`.
+  const Client = reportingErrors(!embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
   try {
     const orm = await MikroORM.init({
       ...connection,
@@ -72,8 +81,8 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       driverOptions: {
         // Timestamps parsed to Date as they arrive (value-types.ts), for every statement.
         types: valueTypes(),
-        // The pool's client class (pg.Pool's `Client` option): hot reads as named statements, services mode only.
-        ...(!embedded && (opts.preparedStatements ?? true) ? { Client: NamedStatementClient } : {}),
+        // The pool's client class (pg.Pool's `Client` option), above.
+        Client,
         // Services mode: idle transactions end (above). The embedded database is this process's alone.
         ...(!embedded ? { options: SESSION_OPTIONS } : {}),
         // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
@@ -89,12 +98,15 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     // The pg pool behind the ORM, read at each scrape for db_pool_connections (core/metrics/registry.ts).
     const pool = await orm.em.getConnection().getNativeClient();
     const unwatch = watchPool(() => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    const unwatchFreeSpace = watchFreeSpace(() => writes.freeBytes());
     return {
       orm,
       mode: embedded ? 'embedded' : 'services',
       embedded,
+      writes,
       close: async () => {
         unwatch();
+        unwatchFreeSpace();
         await orm.close(true);
         await embedded?.close();
       },

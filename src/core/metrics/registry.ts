@@ -100,6 +100,57 @@ export const sseConnectionsOpen = new Gauge({
   registers: [registry],
 });
 
+export const httpConnectionsRefused = new Counter({
+  name: 'http_connections_refused_total',
+  help: 'Connections closed as soon as they were accepted because the instance already held MAX_CONNECTIONS.',
+  registers: [registry],
+});
+
+const connectionReaders = new Set<() => Promise<number>>();
+
+/** Reports a server's open connections in http_connections_open until the returned function is called. */
+export function watchConnections(read: () => Promise<number>): () => void {
+  connectionReaders.add(read);
+  return () => connectionReaders.delete(read);
+}
+
+export const httpConnectionsOpen = new Gauge({
+  name: 'http_connections_open',
+  help: 'HTTP connections open now (event streams and idle keep-alive connections included); new ones are refused at MAX_CONNECTIONS.',
+  registers: [registry],
+  async collect() {
+    const counts = await Promise.all([...connectionReaders].map((read) => read().catch(() => 0)));
+    this.set(counts.reduce((a, b) => a + b, 0));
+  },
+});
+
+export const dbWriteFailures = new Counter({
+  name: 'db_write_failures_total',
+  help: 'Statements that failed because the database cannot write (SQLSTATE 53100 disk_full, 58030 io_error, 25006 read_only_sql_transaction), by SQLSTATE.',
+  labelNames: ['sqlstate'] as const,
+  registers: [registry],
+});
+
+const freeSpaceReaders = new Set<() => Promise<number | undefined>>();
+
+/** Reports a data directory in data_dir_free_bytes until the returned function is called (when it closes). */
+export function watchFreeSpace(read: () => Promise<number | undefined>): () => void {
+  freeSpaceReaders.add(read);
+  return () => freeSpaceReaders.delete(read);
+}
+
+export const dataDirFreeBytes = new Gauge({
+  name: 'data_dir_free_bytes',
+  help: "Embedded mode: free bytes on the data directory's filesystem (below DATA_DIR_MIN_FREE_MB the instance is not ready). Absent in services mode.",
+  registers: [registry],
+  async collect() {
+    this.reset();
+    const readings = await Promise.all([...freeSpaceReaders].map((read) => read().catch(() => undefined)));
+    const known = readings.filter((r): r is number => r !== undefined);
+    if (known.length) this.set(Math.min(...known));
+  },
+});
+
 /** How a database pool is used right now. */
 export type PoolUse = { inUse: number; idle: number; waiting: number };
 
