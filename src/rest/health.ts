@@ -1,9 +1,10 @@
 // Liveness (/healthz: the process answers) and readiness (/readyz: the database answers).
-import express, { type Router } from 'express';
+import type { Router } from 'express';
+import { strictRouter } from './routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 
 export function health(orm: MikroORM): Router {
-  const r = express.Router();
+  const r = strictRouter();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
