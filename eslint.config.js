@@ -13,6 +13,18 @@ export default tseslint.config(
     },
   },
   {
+    // One routing rule (src/rest/routing.ts): a router Express makes with its defaults matches any letter
+    // case and a trailing slash, which let a path spelled another way skip the buckets keyed on it.
+    files: ['src/**/*.ts'],
+    ignores: ['src/rest/routing.ts'],
+    rules: {
+      'no-restricted-syntax': ['error', {
+        selector: "CallExpression[callee.property.name='Router'], CallExpression[callee.name='Router']",
+        message: 'Make routers with strictRouter() from src/rest/routing.ts.',
+      }],
+    },
+  },
+  {
     files: ['src/core/**/*.ts'],
     rules: {
       'no-restricted-imports': ['error', {

@@ -2,7 +2,8 @@
 // document GET /api/platform/v1/me/export gives official apps. The download is a POST with the account
 // session's CSRF token, so no other site can start an export in the user's browser; it counts in the
 // `export-page` bucket (10 an hour per user) and streams the document as an attachment.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../core/accounts/service.ts';
 import { exportHead, exportJson } from '../core/export/document.ts';
@@ -21,7 +22,7 @@ type Deps = { orm: MikroORM; limits: RateLimits; log: Logger; key: string; secur
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
 export function accountExportRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const em = () => deps.orm.em.fork();
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 

@@ -2,7 +2,8 @@
 // grants ends at once). The developer apps pages are developer-apps.ts.
 // Sign-in goes through the password-guessing throttle; sign-out ends the account session on the server
 // and this browser's session with the authorization server, so neither old cookie works again.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import { findUserById } from '../core/accounts/service.ts';
@@ -31,7 +32,7 @@ const ACCOUNT_PATH = /^\/account(\/[A-Za-z0-9_-]+)*$/;
 const afterSignIn = (next: unknown) => (typeof next === 'string' && ACCOUNT_PATH.test(next) ? next : '/account/connected-apps');
 
 export function accountRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
   const em = () => deps.orm.em.fork();
   const failures = new FailureLimits(deps.limits);

@@ -2,7 +2,8 @@
 // owned.ts). Mounted only when APP_REGISTRATION is open, so closed registration answers 404 like any
 // unknown path. Every POST needs the account session's CSRF token (403 without it); another user's app
 // is 404 for its page and every action. POSTs redirect (303) to a page, so a reload never repeats them.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../core/accounts/service.ts';
 import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../core/apps/owned.ts';
@@ -36,7 +37,7 @@ function readForm(body: Form): AppForm & { type: string | undefined } {
 const isCode = (err: unknown, code: string): err is ApiError => err instanceof ApiError && err.code === code;
 
 export function developerAppRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const em = () => deps.orm.em.fork();
 
   /** Pages: the signed-in user, or the sign-in form (coming back to the apps list). */

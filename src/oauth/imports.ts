@@ -5,7 +5,8 @@
 // refused with 413 and nothing kept. Uploads count in the `import-upload` bucket (per user, always on).
 // Another user's run is 404 for its page, its JSON and its download.
 import busboy from 'busboy';
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../core/accounts/service.ts';
 import { retryText } from '../core/accounts/sign-in.ts';
@@ -43,7 +44,7 @@ const isRunId = (s: string) => /^[1-9][0-9]{0,17}$/.test(s);
 type Refusal = { status: number; message: string; source?: string | undefined };
 
 export function importRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const em = () => deps.orm.em.fork();
   const failures = new FailureLimits(deps.limits);
 

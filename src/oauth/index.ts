@@ -1,6 +1,6 @@
 // The OAuth module as the HTTP app mounts it: the provider with our storage, pages and response
 // shapes; the routes in front of it; and bearer authentication for the platform API.
-import express, { type NextFunction, type Request, type RequestHandler, type Response, type Router } from 'express';
+import type { Request, RequestHandler, Response, Router } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import type { Config } from '../config.ts';
@@ -24,16 +24,36 @@ import { createProvider } from './provider.ts';
 import { signUpLink, signUpRoutes } from './sign-up.ts';
 import { shapeResponses } from './shape.ts';
 import { endpointShims } from './shims.ts';
-import { OAUTH_ROUTES } from './routes.ts';
+import { DISCOVERY_PATH, OAUTH_ROUTES } from './routes.ts';
+import { strictRouter } from '../rest/routing.ts';
 import { verifySecret } from '../core/security/argon2.ts';
 
 export type OAuth = { provider: Provider; router: Router; authenticate: RequestHandler };
 
-const PROVIDER_PATHS = new Set<string>(['/.well-known/oauth-authorization-server', ...Object.values(OAUTH_ROUTES)]);
+const PROVIDER_PATHS = new Set<string>([DISCOVERY_PATH, ...Object.values(OAUTH_ROUTES)]);
+// The resume steps of an authorization and of a device confirmation: one segment below their paths.
+const RESUME_PATHS = [OAUTH_ROUTES.authorization, OAUTH_ROUTES.code_verification].map((p) => new RegExp(`^${p}/[^/]+$`));
 
+/** A path of the provider's, where a bearer token is no credential of the platform API. */
 function isProviderPath(path: string): boolean {
-  // The resume steps of an authorization and of a device confirmation live below their paths.
-  return PROVIDER_PATHS.has(path) || path.startsWith(`${OAUTH_ROUTES.authorization}/`) || path.startsWith(`${OAUTH_ROUTES.code_verification}/`);
+  return PROVIDER_PATHS.has(path) || RESUME_PATHS.some((p) => p.test(path));
+}
+
+/**
+ * The provider's endpoints as the service serves them, each by method and exact path. The provider's
+ * own router folds letter case and a trailing slash, so it may only ever see these spellings: handed
+ * `/auth/device/Code` it would answer as the device endpoint, past the shims' bucket and scope check.
+ * Every other method or spelling is the app's 404, and so are the provider's endpoints the service
+ * does not offer: OpenID Connect discovery (plain OAuth 2.0) and the signing keys (access tokens are
+ * opaque, no ID tokens are issued).
+ */
+function providerDispatch(callback: (req: Request, res: Response) => void): Router {
+  const r = strictRouter();
+  const { authorization, token, revocation, device_authorization, code_verification } = OAUTH_ROUTES;
+  r.get([DISCOVERY_PATH, authorization, `${authorization}/:uid`, code_verification, `${code_verification}/:uid`], callback);
+  r.post([authorization, token, revocation, device_authorization, code_verification], callback);
+  r.options([DISCOVERY_PATH, token, revocation, device_authorization], callback);
+  return r;
 }
 
 export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Logger; limits: RateLimits }): Promise<OAuth> {
@@ -54,11 +74,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   const callback = atBaseUrl(provider.callback() as (req: Request, res: Response) => void, deps.config.baseUrl);
   const { cookieKeys } = await providerKeys(orm);
 
-  const router = express.Router();
-  // Plain OAuth 2.0: no OpenID Connect discovery document.
-  router.get('/.well-known/openid-configuration', (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
-  // Nothing in the spec needs the signing keys (access tokens are opaque, no ID tokens are issued).
-  router.get(OAUTH_ROUTES.jwks, (_req, _res, next) => next(new ApiError('not_found', 'Not found')));
+  const router = strictRouter();
   const secure = deps.config.baseUrl.startsWith('https:');
   const signups = deps.config.signups === 'open';
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
@@ -70,7 +86,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));
-  router.use((req: Request, res: Response, next: NextFunction) => (isProviderPath(req.path) ? callback(req, res) : next()));
+  router.use(providerDispatch(callback));
 
   const authenticate: RequestHandler = async (req, _res, next) => {
     try {

@@ -9,7 +9,8 @@
 // Passwords go through the guessing throttle (core/accounts/sign-in.ts). The sign-in page links to
 // sign-up when sign-ups are open; a user who signs up there comes back to this interaction's page with
 // a handoff that finishes the login step (sign-up-handoff.ts), still read through `interactionDetails`.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import { findUserById } from '../core/accounts/service.ts';
@@ -124,7 +125,7 @@ async function approve(deps: Deps, d: Details, res: Response): Promise<string | 
 const DENIED = { error: 'access_denied', error_description: 'The user denied the request' };
 
 export function interactionRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
   const failures = new FailureLimits(deps.limits);
 

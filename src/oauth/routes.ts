@@ -21,6 +21,9 @@ export const OAUTH_ROUTES = {
   credential: `${PLATFORM_BASE}/oauth/credential`,
 } as const;
 
+/** RFC 8414 metadata, at the service root. */
+export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
+
 /** The spec's JSON shims in front of the provider's token route. */
 export const DEVICE_TOKEN_PATH = `${PLATFORM_BASE}/auth/device/token`;
 export const REFRESH_PATH = `${PLATFORM_BASE}/auth/refresh`;

@@ -3,7 +3,8 @@
 // type; unknown or inactive apps get `unauthorized_client`; and the raw `scope` is checked against
 // the app's allowed scopes (the provider silently drops scopes it does not know), an omitted one
 // meaning all of them.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findApp, type App } from '../core/apps/service.ts';
 import { isScope } from '../core/apps/scopes.ts';
@@ -103,7 +104,7 @@ function bodyBuckets(req: Request, form: Record<string, string>): Bucket[] {
 
 export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Logger }, provider: Handler): Router {
   const { orm } = deps;
-  const r = express.Router();
+  const r = strictRouter();
   const paths = [OAUTH_ROUTES.token, OAUTH_ROUTES.device_authorization, DEVICE_TOKEN_PATH, REFRESH_PATH, OAUTH_ROUTES.revocation];
   r.post(paths, async (req: Request, res: Response, next: NextFunction) => {
     try {

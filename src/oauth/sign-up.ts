@@ -6,7 +6,8 @@
 // when throttled, 403 for an expired form. From an authorization's sign-in page the new user goes back
 // to that authorization (sign-up-handoff.ts). With SIGNUPS=closed the page is a 404 saying so, and no
 // sign-in page links here.
-import express, { type NextFunction, type Request, type Response, type Router } from 'express';
+import type { NextFunction, Request, Response, Router } from 'express';
+import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { retryText } from '../core/accounts/sign-in.ts';
 import { signUp } from '../core/accounts/sign-up.ts';
@@ -29,7 +30,7 @@ export function signUpLink(open: boolean, returnTo?: string): string | undefined
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
 export function signUpRoutes(deps: Deps): Router {
-  const r = express.Router();
+  const r = strictRouter();
   if (!deps.open) {
     r.all(SIGN_UP_PATH, (_req, res) => send(res, 404, signUpsClosedPage()));
     return r;

@@ -21,6 +21,7 @@ import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
 import { rateLimit } from './rate-limit.ts';
 import { requestId } from './request-id.ts';
+import { noRoute, refuseVariantPath, routeStrictly } from './routing.ts';
 import { metricsEndpoint, requestMetrics } from './metrics.ts';
 import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
@@ -51,6 +52,7 @@ const pass: RequestHandler = (_req, _res, next) => next();
 export function createApp(deps: AppDeps): Express {
   const { config, log } = deps;
   const app = express();
+  routeStrictly(app);
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
@@ -62,12 +64,13 @@ export function createApp(deps: AppDeps): Express {
   app.use(deps.drain?.middleware ?? pass, metricsEndpoint(config.metricsToken), requestMetrics);
   // 1. request id, 2. access log, 3. CORS, 4. bearer authentication, 5. rate limits (headers on every
   // response from here on, errors included), 6. body (size limits, deadline, JSON depth, parse) and the
-  // JSON input of /trpc GET calls, 7. no NUL character anywhere in the request
+  // JSON input of /trpc GET calls, 7. no NUL character anywhere in the request. Between 5 and 6, a path
+  // spelled in a way no route is (routing.ts) is a 404; every matcher after it is exact.
   app.use(requestId, accessLog(log), cors);
   app.use(deps.oauth?.authenticate ?? pass);
   app.use(deps.limits ? rateLimit(deps.limits, log) : pass);
   app.use((req: Request, _res: Response, next: NextFunction) => next(req.authFailure));
-  app.use(readBody, readTrpcQueryInput, refuseNul);
+  app.use(refuseVariantPath, readBody, readTrpcQueryInput, refuseNul);
   if (deps.oauth) app.use(deps.oauth.router);
 
   app.use(health(deps.orm, deps.writes));
@@ -97,7 +100,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use((req: Request, res: Response) => {
-    sendError(req, res, new ApiError('not_found', `No route for ${req.method} ${req.path}`));
+    sendError(req, res, noRoute(req));
   });
 
   app.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {

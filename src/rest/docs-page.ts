@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { strictRouter } from './routing.ts';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 
 const uiDir = path.dirname(createRequire(import.meta.url).resolve('swagger-ui-dist/package.json'));
@@ -39,7 +40,7 @@ const init = `window.ui = SwaggerUIBundle({
 window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });`;
 
 export function docsPage(): Router {
-  const r = express.Router();
+  const r = strictRouter();
   const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
   r.get('/docs', (_req, res) => {
     res.setHeader('Content-Security-Policy', csp);

@@ -10,7 +10,8 @@ import type { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
 import type { Context, Meta } from '../rpc/trpc.ts';
-import { errorBody, errorHeaders } from './envelope.ts';
+import { errorBody, errorHeaders, PUBLIC_BASE } from './envelope.ts';
+import { restProcedure, type Surface } from '../rpc/procedures.ts';
 import { hasBody } from './body.ts';
 import { streamBody } from './stream-body.ts';
 import { keepJsonBodyTypes } from './json-body-types.ts';
@@ -55,6 +56,7 @@ function routeLabels(router: OpenApiRouter, base: string): Map<string, string> {
 }
 
 export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
+  const surface: Surface = base === PUBLIC_BASE ? 'public' : 'platform';
   const captured = new WeakMap<Request, Captured>();
   const labels = routeLabels(router, base);
   keepJsonBodyTypes(router);
@@ -79,6 +81,9 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
   });
 
   return (req: Request, res: Response, next: NextFunction): void => {
+    // trpc-to-openapi matches paths in any letter case and with a trailing slash: only a path spelled
+    // as a procedure's route reaches it, the rest is the app's 404 (routing.ts).
+    if (!restProcedure(surface, req.method, req.path)) return next();
     // A write sent with no body at all (e.g. POST /lists/{id}/like) is an empty JSON object: the facade
     // would otherwise refuse it for its missing content type.
     if (req.method !== 'GET' && req.method !== 'DELETE' && req.body === undefined && !req.headers['content-type'] && !hasBody(req)) {

@@ -2,7 +2,8 @@
 // Readiness fails with a reason an operator can read: the database not answering within
 // READY_TIMEOUT_MS, or writes failing (core/db/write-health.ts: the embedded data directory short of
 // space, or a recent write refused because the database cannot write).
-import express, { type Router } from 'express';
+import type { Router } from 'express';
+import { strictRouter } from './routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WriteHealth } from '../core/db/write-health.ts';
 
@@ -27,7 +28,7 @@ export function health(orm: MikroORM, writes: WriteHealth): Router {
     return Promise.race([pending, late]).finally(() => clearTimeout(timer));
   };
 
-  const r = express.Router();
+  const r = strictRouter();
   r.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
