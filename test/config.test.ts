@@ -57,6 +57,11 @@ describe('loadConfig', () => {
     ['DATABASE_PREPARED_STATEMENTS', 'yes'],
     ['SIGNUPS', 'maybe'],
     ['APP_REGISTRATION', 'yes'],
+    ['HEADERS_TIMEOUT_MS', '999'],
+    ['HEADERS_TIMEOUT_MS', '30001'],
+    ['MAX_CONNECTIONS', '0'],
+    ['MAX_CONNECTIONS', 'many'],
+    ['DATA_DIR_MIN_FREE_MB', '-1'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
   });
@@ -67,6 +72,15 @@ describe('database connection settings', () => {
     expect(loadConfig({})).toMatchObject({ poolSize: 10, preparedStatements: true });
     expect(loadConfig({ DATABASE_POOL_SIZE: '1', DATABASE_PREPARED_STATEMENTS: 'off' })).toMatchObject({ poolSize: 1, preparedStatements: false });
     expect(loadConfig({ DATABASE_POOL_SIZE: '100', DATABASE_PREPARED_STATEMENTS: 'on' })).toMatchObject({ poolSize: 100, preparedStatements: true });
+  });
+});
+
+describe('connection and disk settings', () => {
+  it('cut headers after 15 s, hold 10,000 connections and want 64 MiB free by default', () => {
+    expect(loadConfig({})).toMatchObject({ headersTimeoutMs: 15_000, maxConnections: 10_000, dataDirMinFreeBytes: 64 * 1024 * 1024 });
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '1000', MAX_CONNECTIONS: '1', DATA_DIR_MIN_FREE_MB: '0' })).toMatchObject({ headersTimeoutMs: 1_000, maxConnections: 1, dataDirMinFreeBytes: 0 });
+    // Node refuses a headers timeout longer than the request timeout (30 s).
+    expect(loadConfig({ HEADERS_TIMEOUT_MS: '30000' }).headersTimeoutMs).toBe(30_000);
   });
 });
 
