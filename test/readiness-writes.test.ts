@@ -121,7 +121,7 @@ describe.skipIf(servicesMode)("embedded mode: the data directory's filesystem fu
     await waitFor('/readyz to answer 200 without any write', async () => (await readyz(server)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
     const recoveredAfterMs = Date.now() - lastFailureAt;
     expect((await writeWatches(server, writer.token, 100)).body).toMatchObject({ inserted: 100 });
-    ctx.annotate(`not ready ${detectedAfterMs} ms after the disk filled; ${batches} batches written before one was refused; ready again ${recoveredAfterMs} ms after the last failed write`);
+    ctx.annotate(`not ready ${detectedAfterMs} ms after the disk filled; refused at batch ${batches}; ready again ${recoveredAfterMs} ms after the last failed write`);
   }, 120_000);
 });
 
@@ -186,7 +186,7 @@ describe.skipIf(!servicesMode)('services mode: PostgreSQL refusing writes for la
 
     fs.rmSync(filler);
     await waitFor('/readyz to answer 200 without any write', async () => (await readyz(app)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
-    ctx.annotate(`${batches} batches written before one was refused; ready again ${Date.now() - lastFailureAt} ms after the last failed write`);
+    ctx.annotate(`refused at batch ${batches}; ready again ${Date.now() - lastFailureAt} ms after the last failed write`);
     expect((await writeWatches(app, writer.token, 100)).body).toMatchObject({ inserted: 100 });
   }, 120_000);
 });
