@@ -151,6 +151,8 @@ describe('every HTML page', () => {
 describe('in Chromium', () => {
   it('Swagger UI renders both documents under its policy, without a violation', async () => {
     const page = await browser.newPage();
+    // Swagger UI's bundle parses and renders the platform document in seconds, tens of them on a busy machine.
+    page.setDefaultTimeout(100_000);
     const violations: string[] = [];
     page.on('console', (m) => {
       if (/Content Security Policy|Refused to/i.test(m.text())) violations.push(m.text());
