@@ -9,13 +9,13 @@ import fs from 'node:fs';
 import http from 'node:http';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { Express } from 'express';
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OAUTH_ROUTES } from '../src/oauth/routes.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { authorizationUrl, newCodeClient } from './helpers/code-flow.ts';
+import { expressRoutes } from './helpers/routes.ts';
 import { cookiesOf, postSignUp } from './helpers/sign-up.ts';
 
 let app: TestApp;
@@ -32,23 +32,8 @@ afterAll(async () => {
   await app?.stop();
 });
 
-/** The paths of every GET route of the Express app (nested routers included), `:param`s filled with `value`. */
-function getRoutes(value: string): string[] {
-  const express = app.server.listeners('request')[0] as Express;
-  type Layer = { route?: { path: unknown; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
-  const paths: string[] = [];
-  const walk = (stack: Layer[]) => {
-    for (const layer of stack) {
-      if (layer.route && (layer.route.methods.get || layer.route.methods._all)) {
-        expect(typeof layer.route.path, 'a route path this walk cannot fill in').toBe('string');
-        paths.push(String(layer.route.path).replace(/:\w+/g, value));
-      }
-      if (layer.handle?.stack) walk(layer.handle.stack);
-    }
-  };
-  walk((express.router as unknown as { stack: Layer[] }).stack);
-  return paths;
-}
+/** The paths of every GET route of the Express app, `:param`s filled with `value`. */
+const getRoutes = (value: string) => expressRoutes(app).filter((r) => r.method === 'GET').map((r) => r.template.replace(/:\w+/g, value));
 
 type Visited = { path: string; status: number; html: boolean; frameOptions: string | null; csp: string | null };
 
