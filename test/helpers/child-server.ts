@@ -119,15 +119,20 @@ export async function spawnChild(name: string, env: Record<string, string>, opts
 /** Waits until `child` logs a line `matches` accepts and returns it; throws if it exits first. */
 export async function waitForLog(child: ChildServer, what: string, matches: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
   let found: LogLine | undefined;
-  await waitFor(
-    `${child.name} to log ${what}`,
-    () => {
-      found = child.logs.find(matches);
-      if (!found) child.throwIfExited();
-      return found !== undefined;
-    },
-    timeoutMs,
-  );
+  try {
+    await waitFor(
+      `${child.name} to log ${what}`,
+      () => {
+        found = child.logs.find(matches);
+        if (!found) child.throwIfExited();
+        return found !== undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    // Where it was: slow and still going, or stuck.
+    throw new Error(`${(err as Error).message}; its last line: ${JSON.stringify(child.logs.at(-1) ?? null)}`, { cause: err });
+  }
   return found!;
 }
 
