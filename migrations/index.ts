@@ -20,6 +20,8 @@ import { Migration20261124071317_TitleRecommendations } from './Migration2026112
 import { Migration20261124102713_AppOwner } from './Migration20261124102713_AppOwner.ts';
 import { Migration20261124133935_ImportRuns } from './Migration20261124133935_ImportRuns.ts';
 import { Migration20261124140000_TitleMatchName } from './Migration20261124140000_TitleMatchName.ts';
+import { Migration20261127225434_DemoImportSteps } from './Migration20261127225434_DemoImportSteps.ts';
+import { Migration20261127230000_AvatarUrlCanonical } from './Migration20261127230000_AvatarUrlCanonical.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -43,4 +45,6 @@ export const migrationsList = [
   { name: 'Migration20261124102713_AppOwner', class: Migration20261124102713_AppOwner },
   { name: 'Migration20261124133935_ImportRuns', class: Migration20261124133935_ImportRuns },
   { name: 'Migration20261124140000_TitleMatchName', class: Migration20261124140000_TitleMatchName },
+  { name: 'Migration20261127225434_DemoImportSteps', class: Migration20261127225434_DemoImportSteps },
+  { name: 'Migration20261127230000_AvatarUrlCanonical', class: Migration20261127230000_AvatarUrlCanonical },
 ];

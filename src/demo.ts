@@ -6,6 +6,7 @@ import { createUser } from './core/accounts/service.ts';
 import { createApp } from './core/apps/service.ts';
 import { anyUser } from './demo-repository.ts';
 import { randomBase64url } from './core/security/random.ts';
+import { transaction } from './core/db/transaction.ts';
 
 export async function hasUsers(em: EntityManager): Promise<boolean> {
   return (await anyUser(em)) !== undefined;
@@ -20,8 +21,12 @@ export function signUpsLine(baseUrl: string, signups: 'open' | 'closed'): string
 
 export async function createDemoAccount(em: EntityManager, baseUrl: string, signups: 'open' | 'closed'): Promise<{ username: string; clientId: string; instructions: string }> {
   const password = randomBase64url(12);
-  const user = await createUser(em, { username: 'demo', password, displayName: 'Demo user' });
-  const app = await createApp(em, { name: 'Demo TV app', redirectUris: ['http://127.0.0.1:8765/callback'], confidential: false, official: false });
+  // Together or not at all: a start killed between the two would leave a user (so no later start makes
+  // the demo account again) without its app.
+  const { user, app } = await transaction(em, async (tx) => ({
+    user: await createUser(tx, { username: 'demo', password, displayName: 'Demo user' }),
+    app: await createApp(tx, { name: 'Demo TV app', redirectUris: ['http://127.0.0.1:8765/callback'], confidential: false, official: false }),
+  }));
   const api = `${baseUrl}/api/platform/v1`;
   const instructions = `
 Demo account: username "${user.username}", password "${password}" (shown once)

@@ -1,10 +1,11 @@
 // Starts the service in this process: database (embedded or PostgreSQL) -> migrations -> demo catalog on
-// a first embedded start -> HTTP server. main.ts adds signals; tests call this directly.
+// a first embedded start, or its rest after a kill -> HTTP server. main.ts adds signals; tests call this
+// directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
 import { createCatalogCache } from './core/catalog/cache.ts';
-import { catalogSize } from './core/catalog/service.ts';
+import { demoCatalogWork } from './core/catalog/import/demo-state.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
@@ -98,11 +99,15 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     if (!(await events.whenDelivering(2_000))) log.warn('event bus not delivering yet: event streams answer 503 until Redis answers');
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
-    if (db.mode === 'embedded' && config.demoData === 'auto' && (await catalogSize(db.orm.em.fork())) === 0) {
-      log.info('empty embedded catalog: importing the demo catalog');
+    // The demo catalog: imported on a first embedded start, finished by the next start when a kill
+    // interrupted it (demo-state.ts); a complete one costs one small read.
+    const demoWork = db.mode === 'embedded' ? await demoCatalogWork(db.orm.em.fork()) : undefined;
+    if (demoWork && config.demoData === 'auto') {
       // Loaded only here: the importer and its data sources are not needed on later starts.
       const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
-      await importDemoCatalog(db.orm.em.fork(), log);
+      await importDemoCatalog(db.orm.em.fork(), log, demoWork);
+    } else if (demoWork?.interrupted) {
+      log.warn({ steps: demoWork.steps }, 'the demo catalog import was interrupted and DEMO_DATA=off: the catalog stays partial until a start with DEMO_DATA=auto finishes it');
     }
     if (db.mode === 'embedded' && config.demoData === 'auto' && !(await hasUsers(db.orm.em.fork()))) {
       const demo = await createDemoAccount(db.orm.em.fork(), config.baseUrl, config.signups);

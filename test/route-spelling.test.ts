@@ -6,13 +6,13 @@
 // with the limits on: the device endpoint spelled `/auth/device/Code`, the API base in capitals, the
 // token endpoint as `/oauth/Token`.
 import http from 'node:http';
-import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../src/core/db/entities.ts';
 import { LIMITS } from '../src/core/limits/table.ts';
 import { PROCEDURES } from '../src/rpc/procedures.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { makeApp } from './helpers/oauth.ts';
+import { expressRoutes, type Route } from './helpers/routes.ts';
 
 type Answer = { status: number; body: string; headers: http.IncomingHttpHeaders };
 
@@ -42,28 +42,6 @@ function reachedNoRoute(a: Answer): boolean {
   } catch {
     return false;
   }
-}
-
-type Route = { method: string; template: string };
-
-type Layer = { route?: { path: string | string[]; methods: Record<string, boolean> }; handle?: { stack?: Layer[] } };
-
-/** Every route the Express app defines, nested routers included (none is mounted below a path). */
-function expressRoutes(app: TestApp): Route[] {
-  const express = app.server.listeners('request')[0] as Express & { router: { stack: Layer[] } };
-  const out: Route[] = [];
-  const walk = (stack: Layer[]) => {
-    for (const layer of stack) {
-      if (layer.route) {
-        const paths = Array.isArray(layer.route.path) ? layer.route.path : [layer.route.path];
-        for (const method of Object.keys(layer.route.methods)) {
-          for (const template of paths) out.push({ method: method === '_all' ? 'POST' : method.toUpperCase(), template });
-        }
-      } else if (layer.handle?.stack) walk(layer.handle.stack);
-    }
-  };
-  walk(express.router.stack);
-  return out;
 }
 
 /** Every procedure at its REST path. */

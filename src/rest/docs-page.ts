@@ -3,6 +3,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { htmlPageHeaders } from '../oauth/pages/layout.ts';
 import { strictRouter } from './routing.ts';
 import { PLATFORM_BASE, PUBLIC_BASE } from './envelope.ts';
 
@@ -39,16 +40,23 @@ const init = `window.ui = SwaggerUIBundle({
 });
 window.ui.initOAuth({ usePkceWithAuthorizationCodeGrant: true });`;
 
+// Swagger UI's scripts and styles come from this origin; it styles elements inline and draws icons as
+// data: images; it fetches the documents and the token endpoint on this origin.
+const DOCS_HEADERS = htmlPageHeaders("default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'");
+
 export function docsPage(): Router {
   const r = strictRouter();
-  const csp = "default-src 'self'; img-src 'self' data:; style-src 'self' 'unsafe-inline'; script-src 'self'";
   r.get('/docs', (_req, res) => {
-    res.setHeader('Content-Security-Policy', csp);
-    res.type('html').send(page);
+    res.set(DOCS_HEADERS).send(page);
   });
   r.get('/docs/init.js', (_req, res) => {
     res.type('application/javascript').send(init);
   });
-  r.use('/docs/assets', express.static(uiDir, { index: false, maxAge: '1d' }));
+  // The package's own pages (the OAuth redirect page Authorize returns to, its demo index) are pages of
+  // this origin too: the same headers.
+  const pageHeaders = (res: express.Response, file: string) => {
+    if (file.endsWith('.html')) res.set(DOCS_HEADERS);
+  };
+  r.use('/docs/assets', express.static(uiDir, { index: false, maxAge: '1d', setHeaders: pageHeaders }));
   return r;
 }

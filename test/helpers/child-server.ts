@@ -1,7 +1,8 @@
 // The service as a child process (`node src/main.ts`), with its JSON log lines collected: for tests of
 // what only a real process does (signals, exit codes, being killed, several instances side by side).
-// The one place that spawns the service: startChild (any environment; test/helpers/instances.ts starts
-// a fleet with it) and startChildServer (one server on a test file's database).
+// The one place that spawns the service: spawnChild (a start to watch, or to kill midway), startChild
+// (any environment, once listening; test/helpers/instances.ts starts a fleet with it) and startChildServer
+// (one server on a test file's database).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -26,6 +27,8 @@ export type ChildServer = {
   logs: LogLine[];
   /** Its error and fatal lines (pino levels 50, 60), for failure messages. */
   errors(): LogLine[];
+  /** Throws, with the tail of its stderr, if it has exited (a start that fails). */
+  throwIfExited(): void;
   /** SIGTERM and wait for the exit; SIGKILL after `timeoutMs` (and throw: it did not stop cleanly). */
   stop(timeoutMs?: number): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** SIGKILL unless it has already exited, and wait for the exit (a test's cleanup, whatever happened). */
@@ -66,11 +69,12 @@ function collectLogs(stream: Readable, logs: LogLine[]): void {
 }
 
 /**
- * Starts `node src/main.ts` with the test's environment plus `env` (which must name DATABASE_URL or
+ * Spawns `node src/main.ts` with the test's environment plus `env` (which must name DATABASE_URL or
  * DATA_DIR, BASE_URL and so on: nothing of the parent's DATABASE_URL is passed on unless `env` has it),
- * on `opts.port` or a free port, and resolves once it logs "listening" (SIGKILLed if it does not).
+ * on `opts.port` or a free port, and returns at once: for a test that watches a start under way (and may
+ * kill it before it listens).
  */
-export async function startChild(name: string, env: Record<string, string>, opts: { port?: number; timeoutMs?: number } = {}): Promise<ChildServer> {
+export async function spawnChild(name: string, env: Record<string, string>, opts: { port?: number } = {}): Promise<ChildServer> {
   const port = opts.port ?? (await freePort());
   const childEnv: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) };
   const child = spawn(NODE, [MAIN], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
@@ -87,19 +91,6 @@ export async function startChild(name: string, env: Record<string, string>, opts
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await exited(child);
   };
-  try {
-    await waitFor(
-      `${name} to listen`,
-      () => {
-        if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${stderr}`);
-        return logs.some((l) => l.msg === 'listening');
-      },
-      opts.timeoutMs ?? 90_000,
-    );
-  } catch (err) {
-    await kill();
-    throw err;
-  }
   return {
     name,
     url: `http://127.0.0.1:${port}`,
@@ -107,6 +98,9 @@ export async function startChild(name: string, env: Record<string, string>, opts
     process: child,
     logs,
     errors: () => logs.filter((l) => typeof l.level === 'number' && l.level >= 50),
+    throwIfExited() {
+      if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${stderr}`);
+    },
     async stop(timeoutMs = 30_000) {
       if (child.exitCode === null && child.signalCode === null) {
         child.kill('SIGTERM');
@@ -120,6 +114,38 @@ export async function startChild(name: string, env: Record<string, string>, opts
     },
     kill,
   };
+}
+
+/** Waits until `child` logs a line `matches` accepts and returns it; throws if it exits first. */
+export async function waitForLog(child: ChildServer, what: string, matches: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
+  let found: LogLine | undefined;
+  try {
+    await waitFor(
+      `${child.name} to log ${what}`,
+      () => {
+        found = child.logs.find(matches);
+        if (!found) child.throwIfExited();
+        return found !== undefined;
+      },
+      timeoutMs,
+    );
+  } catch (err) {
+    // Where it was: slow and still going, or stuck.
+    throw new Error(`${(err as Error).message}; its last line: ${JSON.stringify(child.logs.at(-1) ?? null)}`, { cause: err });
+  }
+  return found!;
+}
+
+/** spawnChild, resolved once the process logs "listening" (SIGKILLed if it does not). */
+export async function startChild(name: string, env: Record<string, string>, opts: { port?: number; timeoutMs?: number } = {}): Promise<ChildServer> {
+  const child = await spawnChild(name, env, opts);
+  try {
+    await waitForLog(child, '"listening"', (l) => l.msg === 'listening', opts.timeoutMs ?? 90_000);
+  } catch (err) {
+    await child.kill();
+    throw err;
+  }
+  return child;
 }
 
 /**

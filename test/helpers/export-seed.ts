@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { SCOPES } from '../../src/core/apps/scopes.ts';
 import { query } from '../../src/core/db/sql.ts';
 import type { TestApp } from './app.ts';
-import { FIRST_SHOW, member, platform, SPIRITED_AWAY, type Member } from './seed.ts';
+import { FIRST_SHOW, member, ok, platform, SPIRITED_AWAY, type Member } from './seed.ts';
 import { bulk } from './sync-client.ts';
 
 export const TOY_STORY = 862;
@@ -24,12 +24,6 @@ export async function addSpecial(app: TestApp): Promise<void> {
     params: [FIRST_SHOW],
   });
 }
-
-const ok = async (p: Promise<{ status: number; body: Record<string, unknown> }>) => {
-  const res = await p;
-  expect(res.status, JSON.stringify(res.body)).toBe(200);
-  return res.body;
-};
 
 /** Writes one of everything; what the server assigns (ids, times) is read back by the tests. */
 export async function seedLibrary(app: TestApp, m: Member): Promise<void> {

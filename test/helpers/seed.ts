@@ -1,6 +1,7 @@
 // A small real catalog for tests of user data (the movie fixture's titles and a few synthetic shows, in
 // a second or two, not the demo import), and users holding tokens with the scopes a test names.
 import path from 'node:path';
+import { expect } from 'vitest';
 import { importCatalog } from '../../src/core/catalog/import/index.ts';
 import { MoviesDatasetSource } from '../../src/core/catalog/import/movies-dataset.ts';
 import { SyntheticTvSource, SYNTHETIC_START_ID } from '../../src/core/catalog/import/synthetic-tv.ts';
@@ -38,6 +39,13 @@ export function tokenWith(app: TestApp, m: Member, scopes: string[]): Promise<st
 }
 
 export type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
+
+/** The body of an answer that must be 200 (else the test fails showing the body). */
+export async function ok(answer: Promise<Pick<Answer, 'status' | 'body'>>): Promise<Record<string, unknown>> {
+  const res = await answer;
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body;
+}
 
 /** A platform API call as `token` (path relative to /api/platform/v1). */
 export async function platform(app: Pick<TestApp, 'url'>, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {

@@ -48,11 +48,28 @@ export function checkDisplayName(value: unknown, username: string): string {
   return trimmed;
 }
 
-/** An absolute https URL (clients load it as an image on secure pages), at most 2048 characters. */
+/**
+ * The URL's canonical form, stored and shown instead of what was sent: the WHATWG URL serialization
+ * (`new URL(x).href`: spaces, quotes, `<`, `>` and backticks percent-encoded, the host lower-cased,
+ * tabs and line breaks dropped), with `'` percent-encoded too (the serialization keeps it in a path),
+ * so no character of the value can end an HTML attribute or open a tag, however a client quotes it.
+ * Idempotent: the canonical form of a canonical form is itself (the avatar migration relies on it).
+ */
+export function canonicalUrl(value: string): string {
+  return new URL(value).href.replaceAll("'", '%27');
+}
+
+/**
+ * An absolute https URL (clients load it as an image on secure pages), without a user name or password,
+ * stored in its canonical form (canonicalUrl) of at most 2048 characters.
+ */
 export function checkAvatarUrl(value: unknown): string | null {
   if (value === undefined || value === null) return null;
-  if (typeof value === 'string' && value.length <= AVATAR_URL_MAX && URL.canParse(value) && new URL(value).protocol === 'https:') {
-    return value;
-  }
-  throw invalidRequest(`avatar URL must be an absolute https URL of at most ${AVATAR_URL_MAX} characters`);
+  if (typeof value !== 'string' || !URL.canParse(value)) throw invalidRequest(`avatar URL must be an absolute https URL of at most ${AVATAR_URL_MAX} characters`);
+  const url = new URL(value);
+  if (url.protocol !== 'https:') throw invalidRequest(`avatar URL must use https, not ${url.protocol.slice(0, 40)}`);
+  if (url.username || url.password) throw invalidRequest('avatar URL must not carry a user name or password');
+  const canonical = canonicalUrl(value);
+  if (canonical.length > AVATAR_URL_MAX) throw invalidRequest(`avatar URL must be at most ${AVATAR_URL_MAX} characters once percent-encoded (this one has ${canonical.length})`);
+  return canonical;
 }

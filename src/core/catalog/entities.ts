@@ -214,3 +214,19 @@ export const TitleRecommendation = defineEntity({
 });
 
 export type ITitleRecommendation = InferEntity<typeof TitleRecommendation>;
+
+/**
+ * The demo catalog import's progress (import/demo-state.ts): 'started' before its first write, then each
+ * step's name once that step has committed. A start that finds 'started' without every step finishes
+ * the import; a start that finds them all does nothing.
+ */
+export const DemoImportStep = defineEntity({
+  name: 'DemoImportStep',
+  properties: {
+    step: p.text().primary(),
+
+    recordedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+export type IDemoImportStep = InferEntity<typeof DemoImportStep>;

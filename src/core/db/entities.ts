@@ -4,7 +4,7 @@ import type { EntityManager, InferKyselyDB } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
 import { AccountSession, AppUser } from '../accounts/entities.ts';
 import { App, AppGrant } from '../apps/entities.ts';
-import { Episode, Season, Title, TitleRecommendation, TitleTrending } from '../catalog/entities.ts';
+import { DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending } from '../catalog/entities.ts';
 import { ChangeLog } from '../changes/entities.ts';
 import { CollectionItem } from '../collection/entities.ts';
 import { CommunityDailyStats } from '../community/entities.ts';
@@ -22,7 +22,7 @@ import { OauthArtifact, OauthKey } from '../tokens/entities.ts';
 import { TrophyCursor, UserTrophy } from '../trophies/entities.ts';
 
 export const entities = [
-  AccountSession, AppUser, App, AppGrant, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
+  AccountSession, AppUser, App, AppGrant, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
   CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, ImportChunk, ImportRow, ImportRun, JobRun, UserRating, UserTitleState, WatchHistory,
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,

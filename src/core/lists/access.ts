@@ -1,5 +1,7 @@
-// Who may do what with a list. Reading: a public list is open to everyone; a private one only to its
-// owner, its collaborators and users invited to it — to anyone else it does not exist (404). Items:
+// Who may do what with a list. Reading: a public list of a public profile is open to everyone; any other
+// list (private, or its owner's profile private) only to its people: its owner, its collaborators and
+// users invited to it. To anyone else it does not exist (404), so a private profile's lists look like a
+// name that does not exist (docs/decisions.md, "Who sees a private profile"). Items:
 // owner and collaborators add, remove and reorder them. Settings, deletion and collaborators: the owner
 // only. A caller not allowed a write gets 404 `not_found` too (the spec's 403 is about a token's access
 // to the surface, not about one record; docs in the OpenAPI of each write).
@@ -16,6 +18,8 @@ export type ListAccess = {
   isPublic: boolean;
   isWatchlist: boolean;
   role: ListRole;
+  /** The list's own people (owner, collaborator, invited): they see each other whatever their profiles' privacy. */
+  insider: boolean;
 };
 
 /**
@@ -27,8 +31,9 @@ export async function listAccess(em: EntityManager, listId: number | string, use
   const row = await selectListAccess(em, String(listId), userId, opts.lock ?? false);
   if (!row) throw notFound(`List ${listId}`);
   const role: ListRole = row.owner_id === userId ? 'owner' : row.accepted_at ? 'collaborator' : row.invited_at ? 'invited' : 'viewer';
-  if (!row.is_public && role === 'viewer') throw notFound(`List ${listId}`);
-  return { id: String(row.id), ownerId: row.owner_id, kind: row.kind, isPublic: row.is_public, isWatchlist: row.is_watchlist, role };
+  const insider = role !== 'viewer';
+  if (!insider && !(row.is_public && row.owner_privacy === 'public')) throw notFound(`List ${listId}`);
+  return { id: String(row.id), ownerId: row.owner_id, kind: row.kind, isPublic: row.is_public, isWatchlist: row.is_watchlist, role, insider };
 }
 
 /** Owner only (settings, deletion, collaborators); anyone else: 404. */

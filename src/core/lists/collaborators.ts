@@ -16,7 +16,7 @@ import {
   selectMemberByUsername,
   selectMembership,
   selectPendingInvitations,
-  selectUserByUsername,
+  selectUserVisibleTo,
 } from './member-repository.ts';
 
 export type Invitation = { listId: number; username: string; status: 'invited' | 'accepted' };
@@ -25,7 +25,9 @@ export async function inviteCollaborator(em: EntityManager, ownerId: string, lis
   return transaction(em, async (tx) => {
     const list = await ownedList(tx, listId, ownerId);
     if (list.isWatchlist || list.kind === 'external') throw new ApiError('conflict', 'The watchlist and externally managed lists take no collaborators');
-    const user = await selectUserByUsername(tx, username);
+    // A private profile is found only by someone who already shares a list with it: to anyone else the
+    // name answers exactly as one nobody has (docs/decisions.md, "Who sees a private profile").
+    const user = await selectUserVisibleTo(tx, username, ownerId);
     if (!user) throw notFound(`User ${username}`);
     if (user.id === ownerId) throw new ApiError('conflict', 'The owner of a list cannot be its collaborator');
     if (await insertMember(tx, list.id, user.id)) await notifyListInvitation(tx, { listId: list.id, ownerId, inviteeId: user.id });

@@ -1,5 +1,6 @@
 // Featured lists are chosen by an operator (admin CLI `list:feature` / `list:unfeature`). Only a public
-// list can be featured; a featured list made private stops showing until it is public again.
+// list can be featured; a featured list made private, or whose owner's profile is made private, stops
+// showing until both are public again (featuredListsOf, repository.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, notFound } from '../errors.ts';

@@ -16,7 +16,7 @@ export async function setLiked(em: EntityManager, userId: string, listId: number
       const likedAt = await insertLike(tx, list.id, userId);
       if (likedAt) {
         await recordChange(tx, userId, { resource: 'list_likes', resourceId: list.id, op: 'upsert', data: { listId: Number(list.id), likedAt: likedAt.toISOString() } });
-        await notifyListLiked(tx, { listId: list.id, ownerId: list.ownerId, likerId: userId });
+        await notifyListLiked(tx, { listId: list.id, ownerId: list.ownerId, likerId: userId, likerInsider: list.insider });
       }
     } else if (await deleteLike(tx, list.id, userId)) {
       await recordChange(tx, userId, { resource: 'list_likes', resourceId: list.id, op: 'delete', data: null });

@@ -1,7 +1,9 @@
 // The statements on who is part of a list and who likes it: list_member (collaborators, invitations),
 // the list's audience in the change feed, and list_like.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import type { Expression, Kysely } from 'kysely';
+import { offline } from '../db/compile.ts';
+import { db, type Tables } from '../db/entities.ts';
 
 /** The users whose lists include this one: the owner and accepted collaborators. */
 export async function selectListAudience(tx: EntityManager, listId: string): Promise<string[]> {
@@ -14,12 +16,33 @@ export async function selectListAudience(tx: EntityManager, listId: string): Pro
   return rows.map((r) => r.user_id);
 }
 
-/** The user of this username, compared case-insensitively. */
-export function selectUserByUsername(tx: EntityManager, username: string) {
+/** Ids of the lists the user owns or belongs to (invited or collaborating): the lists whose people they are among. */
+const listsOfPerson = (k: Kysely<Tables>, userId: string | Expression<string>) =>
+  k.selectFrom('list').select('id').where('owner_id', '=', userId).unionAll(k.selectFrom('list_member').select('list_id as id').where('user_id', '=', userId));
+
+/**
+ * The user of this username (compared case-insensitively) as `viewerId` may find them: a private profile
+ * only when the two already share a list (owner, invited or collaborator of the same list); otherwise
+ * no row, exactly as for a name nobody has. Each side's lists are read through their indexes (list_owner,
+ * list_member_user).
+ */
+export function selectUserVisibleTo(tx: EntityManager, username: string, viewerId: string) {
   return db(tx)
-    .selectFrom('app_user')
-    .select(['id', 'username'])
-    .where((eb) => eb(eb.fn<string>('lower', ['username']), '=', eb.fn<string>('lower', [eb.val(username)])))
+    .selectFrom('app_user as u')
+    .select(['u.id', 'u.username'])
+    .where((eb) => eb(eb.fn<string>('lower', ['u.username']), '=', eb.fn<string>('lower', [eb.val(username)])))
+    .where((eb) =>
+      eb.or([
+        eb('u.profile_privacy', '=', 'public'),
+        eb('u.id', '=', viewerId),
+        eb.exists(
+          eb
+            .selectFrom(listsOfPerson(offline, eb.ref('u.id')).as('theirs'))
+            .select('theirs.id')
+            .where('theirs.id', 'in', listsOfPerson(offline, viewerId)),
+        ),
+      ]),
+    )
     .executeTakeFirst();
 }
 

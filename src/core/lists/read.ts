@@ -34,7 +34,7 @@ async function itemsPageOf(em: EntityManager, listId: string, viewerId: string, 
 
 export async function listDetail(em: EntityManager, listId: number, viewerId: string, opts: { itemsCursor?: string | undefined; itemsLimit: number }) {
   const list = await listAccess(em, listId, viewerId);
-  const row = await selectListDetail(em, list.id, viewerId);
+  const row = await selectListDetail(em, list.id, viewerId, list.insider);
   const page = await itemsPageOf(em, list.id, viewerId, { cursor: opts.itemsCursor, limit: opts.itemsLimit });
   return {
     id: Number(row.id),

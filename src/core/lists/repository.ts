@@ -11,16 +11,20 @@ import { offline } from '../db/compile.ts';
 
 // ---- access and locks
 
-/** The list with `userId`'s membership (null: none); with `lock`, the list row is locked (`for update of l`). */
+/**
+ * The list with its owner's profile privacy and `userId`'s membership (null: none); with `lock`, the list
+ * row is locked (`for update of l`).
+ */
 export function selectListAccess(em: EntityManager, listId: string, userId: string | null, lock: boolean) {
   const q = db(em)
     .selectFrom('list as l')
+    .innerJoin('app_user as o', 'o.id', 'l.owner_id')
     .leftJoin('list_member as m', (join) => {
       const on = join.onRef('m.list_id', '=', 'l.id');
       // No user: no membership (as `m.user_id = null` matches nothing).
       return userId === null ? on.on((eb) => eb.lit(false)) : on.on('m.user_id', '=', userId);
     })
-    .select(['l.id', 'l.owner_id', 'l.kind', 'l.is_public', 'l.is_watchlist', 'm.invited_at', 'm.accepted_at'])
+    .select(['l.id', 'l.owner_id', 'o.profile_privacy as owner_privacy', 'l.kind', 'l.is_public', 'l.is_watchlist', 'm.invited_at', 'm.accepted_at'])
     .where('l.id', '=', listId);
   return (lock ? q.forUpdate('l') : q).executeTakeFirst();
 }
@@ -54,8 +58,12 @@ export function selectListRows(em: EntityManager, ids: readonly string[]) {
     .execute();
 }
 
-/** The list's row with what only the detail shows: sync state, likes, the viewer's like, collaborators. */
-export function selectListDetail(em: EntityManager, listId: string, viewerId: string) {
+/**
+ * The list's row with what only the detail shows: sync state, likes, the viewer's like, collaborators.
+ * Collaborators whose profile is private are left out unless `withPrivateMembers` (the viewer is one of
+ * the list's own people: access.ts).
+ */
+export function selectListDetail(em: EntityManager, listId: string, viewerId: string, withPrivateMembers: boolean) {
   return listsWithOwner(db(em))
     .select(LIST_COLUMNS)
     .select(['l.dynamic_filters', 'l.sync_state', 'l.last_full_synced_at', 'l.last_sync_error'])
@@ -69,6 +77,7 @@ export function selectListDetail(em: EntityManager, listId: string, viewerId: st
           .select(['m.user_id as userId', 'mu.username', 'mu.avatar_url as avatarUrl'])
           .whereRef('m.list_id', '=', 'l.id')
           .where('m.accepted_at', 'is not', null)
+          .$if(!withPrivateMembers, (q) => q.where('mu.profile_privacy', '=', 'public'))
           .orderBy('m.accepted_at')
           .orderBy('m.user_id'),
       ).as('collaborators'),
@@ -129,7 +138,11 @@ export function userListsOf(userId: string | Expression<string>, titleId: string
   );
 }
 
-/** Subquery: the JSON array of the featured public lists containing the title, most liked first (as userListsOf). */
+/**
+ * Subquery: the JSON array of the featured public lists of public profiles containing the title, most
+ * liked first (as userListsOf). The same for every viewer: a private owner's featured list shows to
+ * nobody here, its owner included (who sees it, marked isFeatured, among their own lists).
+ */
 export function featuredListsOf(titleId: string | Expression<string>) {
   return jsonArrayFrom(
     listsWithOwner(offline)
@@ -139,6 +152,7 @@ export function featuredListsOf(titleId: string | Expression<string>) {
         eb.and([
           eb.ref('l.is_featured'),
           eb.ref('l.is_public'),
+          eb('u.profile_privacy', '=', 'public'),
           eb.exists(eb.selectFrom('list_item as li').select(eb.lit(1).as('one')).whereRef('li.list_id', '=', 'l.id').where('li.title_id', '=', titleId)),
         ]),
       )

@@ -10,7 +10,7 @@ export const BIO_MAX = 500;
 export const LANGUAGE_MAX = 35;
 export const THRESHOLD_MIN = 0.5;
 
-const PRIVACY_DOC = '`public` (the default): GET /api/public/v1/users/{username} shows the profile, its counts, favourites, recent watches and public lists. `private`: that path answers 404, exactly as for a username that does not exist, and the user\'s lists are left out of the community overview.';
+const PRIVACY_DOC = '`public` (the default): GET /api/public/v1/users/{username} shows the profile, its counts, favourites, recent watches and public lists. `private`: the profile looks like a username that does not exist to everyone but the people of the lists the user owns or belongs to (their owner, collaborators and invited users): that path answers 404, the user\'s lists answer 404 to others and are left out of the community overview and of featured lists, the user is left out of other people\'s lists\' collaborators, and can be invited to a list only by someone they already share one with.';
 
 export const profile = z
   .strictObject({

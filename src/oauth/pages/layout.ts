@@ -1,13 +1,24 @@
 // The frame of every OAuth and account page: server-rendered, no external assets, readable on a phone
 // and across a room on a TV, and never framed by another site (clickjacking). The style sheet is inline
 // (the pages' CSP allows inline styles and nothing else), so it lives here, once, for every page.
-export const PAGE_HEADERS: Record<string, string> = {
-  'Content-Type': 'text/html; charset=utf-8',
-  'X-Frame-Options': 'DENY',
-  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'; base-uri 'none'",
-  'Cache-Control': 'no-store',
-  'Referrer-Policy': 'no-referrer',
-};
+
+/**
+ * The headers of every HTML page the service serves (these pages, and the API reference at /docs): never
+ * framed by another site (clickjacking: CSP `frame-ancestors` for browsers that read it, X-Frame-Options
+ * for older ones), no `<base>` redirecting relative URLs, never cached, no referrer sent on. `contentPolicy`
+ * is what the page itself may load; the framing and base rules are added here, so no page can leave them out.
+ */
+export function htmlPageHeaders(contentPolicy: string): Record<string, string> {
+  return {
+    'Content-Type': 'text/html; charset=utf-8',
+    'X-Frame-Options': 'DENY',
+    'Content-Security-Policy': `${contentPolicy}; frame-ancestors 'none'; base-uri 'none'`,
+    'Cache-Control': 'no-store',
+    'Referrer-Policy': 'no-referrer',
+  };
+}
+
+export const PAGE_HEADERS = htmlPageHeaders("default-src 'none'; style-src 'unsafe-inline'; img-src 'self' data:");
 
 // Phones (up to 40rem wide): nothing may scroll sideways. Any word breaks where it must (an app name of
 // 100 letters, a long username or request id), the frame around the card shrinks, and a table marked

@@ -16,7 +16,7 @@ import { transaction } from '../../core/db/transaction.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
 const tags = ['lists'];
-const NOT_YOURS = 'A list the caller may not see (private, not owner, collaborator or invited) is 404 `not_found`; so is a write the caller may not make.';
+const NOT_YOURS = 'A list the caller may not see (private, or its owner\'s profile private, and the caller not its owner, a collaborator or invited) is 404 `not_found`; so is a write the caller may not make.';
 const READ_ONLY = 'Dynamic and external lists answer item writes with 409 `conflict`.';
 const EMPTY_BODY = 'Send `{}` with Content-Type application/json as the body.';
 
@@ -43,7 +43,7 @@ export const listsRouter = router({
       openapi: {
         method: 'GET', path: '/lists/{id}', tags, protect: true,
         summary: 'A list with one page of its items',
-        description: `items are the first \`itemsLimit\` (1-${PAGE_MAX}, default ${PAGE_DEFAULT}) in list order, or the page after \`itemsCursor\`; \`itemsNextCursor\` is present when more follow (keep itemsLimit identical while paging). ${NOT_YOURS}`,
+        description: `items are the first \`itemsLimit\` (1-${PAGE_MAX}, default ${PAGE_DEFAULT}) in list order, or the page after \`itemsCursor\`; \`itemsNextCursor\` is present when more follow (keep itemsLimit identical while paging). \`collaborators\` leaves out users whose profile is private unless the caller is the owner, a collaborator or invited. ${NOT_YOURS}`,
       },
     })
     .input(detailInput)
@@ -153,7 +153,7 @@ export const listsRouter = router({
       openapi: {
         method: 'POST', path: '/lists/{id}/collaborators', tags, protect: true,
         summary: 'Invite a user by username (owner only)',
-        description: `The user accepts with POST /lists/{id}/collaborators/accept. Inviting again is not an error. Unknown user: 404; the owner, the watchlist or an external list: 409. ${NOT_YOURS}`,
+        description: `The user accepts with POST /lists/{id}/collaborators/accept. Inviting again is not an error. Unknown user: 404, and so is a user whose profile is private unless the two already share a list (each its owner, a collaborator or invited); the owner, the watchlist or an external list: 409. ${NOT_YOURS}`,
       },
     })
     .input(z.strictObject({ id: listId, username: z.string().min(1).max(32) }))

@@ -18,7 +18,7 @@ const INBOX_DOC = `Newest first by (createdAt, id). \`limit\` 1-${PAGE_MAX} (def
 
 Kinds and their \`data\`:
 - \`list_invitation\`: the user was invited to collaborate on a list (once per invitation; accept with POST /lists/{id}/collaborators/accept). \`data\`: \`{listId, listName, fromUsername}\`.
-- \`list_liked\`: another user liked one of the user's lists (once per list and user, also when the like is taken back and given again). \`data\`: \`{listId, listName, fromUsername}\`.
+- \`list_liked\`: another user liked one of the user's lists (once per list and user, also when the like is taken back and given again). \`data\`: \`{listId, listName, fromUsername}\`; a liker whose profile is private and who is not invited to or collaborating on the list is not named: the text says "Someone" and \`fromUsername\` is null.
 - \`new_episode\`: an episode of a followed show has aired. A show is followed while its status is \`watching\`, \`planned\` or \`completed\`, or while it is on the watchlist or a favourite, and never while its status is \`paused\` or \`dropped\`. Announced on its air date (UTC) or up to ${LOOKBACK_DAYS} days later, only when it aired on or after the day the user began following the show and is not in the user's history yet; once per user and episode. \`data\`: \`{type, movieDbId, punchplayId, showName, season, episode, episodeName, airDate}\`.
 - \`trophy_earned\`: the user earned a trophy. \`data\`: the trophy (see the trophies endpoints).
 

@@ -112,11 +112,12 @@ async function writeBatch(em: EntityManager, batch: Batch, rowsPerStatement: num
   result.skipped += counts.skipped;
 }
 
-async function importSource(
+/** Imports one source (batches of their own transactions); no recommendations, no vacuum. */
+export async function importSource(
   em: EntityManager,
   source: CatalogSource,
-  onProgress: ImportProgress | undefined,
-  options: ImportOptions,
+  onProgress?: ImportProgress,
+  options: ImportOptions = {},
 ): Promise<ImportResult> {
   const batchSize = options.batchSize ?? DEFAULT_BATCH_SIZE;
   const rowsPerStatement = options.rowsPerStatement ?? DEFAULT_ROWS_PER_STATEMENT;

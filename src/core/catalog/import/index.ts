@@ -4,6 +4,7 @@ import { MovieDbApiSource, type MovieDbApiOptions } from './movie-db-api.ts';
 import { MoviesDatasetSource, type MoviesDatasetOptions } from './movies-dataset.ts';
 import { SyntheticTvSource, type SyntheticTvOptions } from './synthetic-tv.ts';
 import type { CatalogSource } from './types.ts';
+import { DEMO_SOURCES, type DemoSource } from './demo-state.ts';
 
 export { importCatalog, type ImportOptions } from './importer.ts';
 export type { CatalogSource, ImportProgress, ImportResult } from './types.ts';
@@ -41,7 +42,12 @@ export function sourcesFor(names: string[], opts: SourceOptions = {}): CatalogSo
   });
 }
 
-/** The demo catalog: real movies, real anime (movies are imported first so anime marks them), 200 synthetic shows. */
+/** One source of the demo catalog: real movies, real anime, or 200 synthetic shows. */
+export function demoSource(name: DemoSource): CatalogSource {
+  return sourcesFor([name], { synthetic: { count: 200 } })[0]!;
+}
+
+/** The demo catalog's sources, in order (movies are imported first so anime marks them). */
 export function demoSources(): CatalogSource[] {
-  return sourcesFor(['movies', 'anime', 'synthetic'], { synthetic: { count: 200 } });
+  return DEMO_SOURCES.map(demoSource);
 }
