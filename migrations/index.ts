@@ -22,6 +22,7 @@ import { Migration20261124133935_ImportRuns } from './Migration20261124133935_Im
 import { Migration20261124140000_TitleMatchName } from './Migration20261124140000_TitleMatchName.ts';
 import { Migration20261127225434_DemoImportSteps } from './Migration20261127225434_DemoImportSteps.ts';
 import { Migration20261127230000_AvatarUrlCanonical } from './Migration20261127230000_AvatarUrlCanonical.ts';
+import { Migration20261128090000_StreamTicketTokenKey } from './Migration20261128090000_StreamTicketTokenKey.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -47,4 +48,5 @@ export const migrationsList = [
   { name: 'Migration20261124140000_TitleMatchName', class: Migration20261124140000_TitleMatchName },
   { name: 'Migration20261127225434_DemoImportSteps', class: Migration20261127225434_DemoImportSteps },
   { name: 'Migration20261127230000_AvatarUrlCanonical', class: Migration20261127230000_AvatarUrlCanonical },
+  { name: 'Migration20261128090000_StreamTicketTokenKey', class: Migration20261128090000_StreamTicketTokenKey },
 ];

@@ -10,6 +10,8 @@ import type { Actor } from '../core/actor.ts';
 import { touchGrant } from '../core/connected-apps/service.ts';
 import type { Sql } from '../core/db/sql.ts';
 import { tokenRow, tokenStatement } from '../core/tokens/repository.ts';
+
+type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenRow>>>;
 import { artifactKey } from './adapter.ts';
 
 // The database moves a grant's last use at most once a minute; this process also asks at most that often,
@@ -35,8 +37,21 @@ export function tokenSql(token: string): Sql {
 /** `_provider`: tokens are the provider's, read here straight from its storage (see above). */
 export async function actorForToken(_provider: Provider, orm: MikroORM, token: string): Promise<Actor | null> {
   if (!token || token.length > 512) return null;
-  const row = await tokenRow(orm.em.fork(), artifactKey('AccessToken', token));
+  const row = await tokenRow(orm.em.fork(), tokenKey(token));
   if (!row) return null;
+  const actor = actorOfTokenRow(row);
+  if (actor) noteUse(orm, row.payload.grantId!);
+  return actor;
+}
+
+/** The stored key of an access token (what tokenRow and the event streams' re-check look up). */
+export const tokenKey = (token: string) => artifactKey('AccessToken', token);
+
+/**
+ * The acting user of a token's row (tokenRow's), or null when the token does not stand. The one rule:
+ * the bearer check and the event streams' re-check (rest/stream-watch.ts) both apply it.
+ */
+export function actorOfTokenRow(row: TokenRow): Actor | null {
   const at = row.payload;
   // What the provider's AccessToken.find checks of an opaque token's payload: its kind, format and expiry.
   if (at.kind !== 'AccessToken' || (at.format !== undefined && at.format !== 'opaque')) return null;
@@ -45,7 +60,6 @@ export async function actorForToken(_provider: Provider, orm: MikroORM, token: s
   // Revocation deletes a grant's tokens, but a request already past its checks (a parallel reuse of
   // the code or refresh token) can save its token after that delete: the grant is what must stand.
   if (!at.grantId || !row.grant_stands) return null;
-  noteUse(orm, at.grantId);
   return {
     userId: at.accountId,
     clientId: row.client_id,

@@ -4,7 +4,9 @@
 // id order; one whose predecessor never came is fetched with what it missed from the log. When the bus
 // loses delivery the stream ends with a short reconnection delay: the client comes back with
 // Last-Event-ID and replays from the log. Every stream tells its client where it starts (an `id:`
-// line), so even a client that got no event yet reconnects from the right place.
+// line), so even a client that got no event yet reconnects from the right place. A stream lives no
+// longer than its token stands: stream-watch.ts ends it (close()) within about a second of a revocation,
+// whichever instance or process made it; its client's reconnection then gets 401.
 import type { Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { StreamCursor } from '../core/events/cursor.ts';
@@ -105,9 +107,10 @@ export class LiveStream {
     this.#cleanups.push(() => clearInterval(heartbeat), () => clearTimeout(lifetime));
   }
 
-  /** Runs `f` when the stream ends. */
+  /** Runs `f` when the stream ends (at once if it already has). */
   onEnd(f: () => void): void {
-    this.#cleanups.push(f);
+    if (this.#ended) f();
+    else this.#cleanups.push(f);
   }
 
   end(): void {
@@ -117,6 +120,13 @@ export class LiveStream {
     this.#unsubscribe();
     if (this.#open) sseConnectionsOpen.dec();
     this.#res.end();
+  }
+
+  /** Ends the stream with a last comment saying why, and no shorter reconnection delay (the token was revoked). */
+  close(reason: string): void {
+    if (this.#ended) return;
+    this.#res.write(`: ${reason}\n\n`);
+    this.end();
   }
 
   /** Ends the stream with a short reconnection delay and a reason (shutdown, lost delivery, a gap). */

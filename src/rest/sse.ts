@@ -6,7 +6,8 @@
 // keep the connection alive. The connection-attempt limits of the spec are counted here, per token and
 // per user (a ticket counts against the token that asked for it). The stream itself is sse-stream.ts.
 // When live delivery is down (Redis away or stalled) a stream does not open: 503 in the envelope, with
-// Retry-After, never a 200 with nothing behind it.
+// Retry-After, never a 200 with nothing behind it. An open stream is bound to its access token (for a
+// ticket, the token that asked for it): it ends once that token no longer stands (stream-watch.ts).
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Actor } from '../core/actor.ts';
@@ -19,6 +20,8 @@ import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from './envelope.ts';
 import { checkBuckets, clientIp, limitSubject } from './rate-limit.ts';
 import { LiveStream, StreamUnavailable } from './sse-stream.ts';
+import { StreamWatch } from './stream-watch.ts';
+import { bearerToken, tokenKey } from '../oauth/bearer.ts';
 import type { Drain } from './drain.ts';
 
 export const EVENTS_PATH = '/playback/events';
@@ -38,15 +41,19 @@ function lastEventId(req: Request): string | null {
   return raw.trim();
 }
 
+type StreamAuth = { actor: Actor; /** The stored key of the access token behind the stream. */ tokenKey: string };
+
 /** The acting user: the bearer token's (set by the pipeline) or a redeemed ticket's, counted in the connection limits. */
-async function streamActor(req: Request, res: Response, deps: SseDeps): Promise<Actor> {
+async function streamActor(req: Request, res: Response, deps: SseDeps): Promise<StreamAuth> {
   const extra = Object.keys(req.query).filter((k) => k !== 'ticket');
   if (extra.length) throw new ApiError('invalid_request', `Unknown query parameter ${extra[0]}`);
   const ticket = req.query.ticket;
   if (ticket === undefined) {
     if (!req.actor) throw new ApiError('invalid_token', 'A bearer access token or a ticket is required');
+    const token = bearerToken(req.headers.authorization);
+    if (!token) throw new ApiError('invalid_token', 'A bearer access token or a ticket is required');
     if (deps.limits) await checkBuckets(deps.limits, deps.log, res, bucketsOf(EVENTS_LIMITS, limitSubject(req)));
-    return req.actor;
+    return { actor: req.actor, tokenKey: tokenKey(token) };
   }
   if (typeof ticket !== 'string' || ticket === '') throw new ApiError('invalid_request', 'ticket must be one string');
   if (req.headers.authorization) throw new ApiError('invalid_request', 'Send either an Authorization header or a ticket, not both');
@@ -56,19 +63,27 @@ async function streamActor(req: Request, res: Response, deps: SseDeps): Promise<
     const buckets = bucketsOf(EVENTS_LIMITS, { ip: clientIp(req), actor: redeemed.actor, tokenId: redeemed.tokenDigest });
     await checkBuckets(deps.limits, deps.log, res, buckets);
   }
-  return redeemed.actor;
+  return { actor: redeemed.actor, tokenKey: redeemed.tokenKey };
 }
 
 export function playbackEvents(deps: SseDeps): RequestHandler {
+  // One per app (instance): it re-checks the tokens of this instance's open streams.
+  const watch = new StreamWatch(deps.orm, deps.log);
   return async (req: Request, res: Response, next: NextFunction) => {
     let actor: Actor;
     let after: string | null;
+    let key: string;
+    let passwordMark: string | null;
     try {
-      actor = await streamActor(req, res, deps);
+      ({ actor, tokenKey: key } = await streamActor(req, res, deps));
       if (!actor.scopes.has('events:read')) {
         throw new ApiError('insufficient_scope', 'This call needs the events:read scope', { required_scope: 'events:read' });
       }
       after = lastEventId(req);
+      // Read with the statement the watch repeats, so a password set from here on ends the stream.
+      const standing = await watch.standing(key);
+      if (!standing) throw new ApiError('invalid_token', 'The access token is no longer valid');
+      passwordMark = standing.passwordMark;
     } catch (err) {
       next(err);
       return;
@@ -87,5 +102,12 @@ export function playbackEvents(deps: SseDeps): RequestHandler {
     // with Last-Event-ID, to another instance, and replays what it missed).
     const forgetDrain = deps.drain?.onDrain(() => stream.resume('server shutting down'));
     if (forgetDrain) stream.onEnd(forgetDrain);
+    stream.onEnd(
+      watch.add({
+        tokenKey: key,
+        passwordMark,
+        end: (reason) => (reason === 'token' ? stream.close('access revoked') : stream.resume('signed out: the password was set')),
+      }),
+    );
   };
 }

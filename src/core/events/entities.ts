@@ -34,6 +34,9 @@ export const StreamTicket = defineEntity({
 
     tokenDigest: p.text(),
 
+    /** The stored key of the access token that asked for the ticket: the stream is re-checked against it. */
+    tokenKey: p.text(),
+
     expiresAt: p.datetime().index('stream_ticket_expires'),
 
     usedAt: p.datetime().nullable(),

@@ -12,13 +12,13 @@ function nowShifted(op: '+' | '-', secs: number) {
 
 // ---- tickets
 
-export type TicketWrite = { ticketHash: string; userId: string; clientId: string; scopes: string; official: boolean; tokenDigest: string; ttlSeconds: number };
+export type TicketWrite = { ticketHash: string; userId: string; clientId: string; scopes: string; official: boolean; tokenDigest: string; tokenKey: string; ttlSeconds: number };
 
 export async function insertTicket(em: EntityManager, t: TicketWrite): Promise<void> {
   await db(em)
     .insertInto('stream_ticket')
     .values({
-      ticket_hash: t.ticketHash, user_id: t.userId, client_id: t.clientId, scopes: t.scopes, official: t.official, token_digest: t.tokenDigest,
+      ticket_hash: t.ticketHash, user_id: t.userId, client_id: t.clientId, scopes: t.scopes, official: t.official, token_digest: t.tokenDigest, token_key: t.tokenKey,
       expires_at: nowShifted('+', t.ttlSeconds),
     })
     .execute();
@@ -32,7 +32,7 @@ export function useTicket(em: EntityManager, ticketHash: string) {
     .where('ticket_hash', '=', ticketHash)
     .where('used_at', 'is', null)
     .where((eb) => eb('expires_at', '>', eb.fn<Date>('now')))
-    .returning(['user_id', 'client_id', 'scopes', 'official', 'token_digest'])
+    .returning(['user_id', 'client_id', 'scopes', 'official', 'token_digest', 'token_key'])
     .executeTakeFirst();
 }
 

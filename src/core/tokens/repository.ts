@@ -2,7 +2,7 @@
 // adapter's storage, its keys, the device flow's polling times and the resource server's token check.
 // Ids and user codes arrive here already digested; this module stores what it is given.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { ExpressionBuilder } from 'kysely';
+import type { ExpressionBuilder, Kysely } from 'kysely';
 import { offline, toSql } from '../db/compile.ts';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { db, type Tables } from '../db/entities.ts';
@@ -183,11 +183,12 @@ export async function recordPoll(em: EntityManager, p: { id: string; model: stri
 
 
 /**
- * The one statement that verifies a token (`key`: its stored key): its unexpired row, its app (by the
- * payload's clientId) and whether its grant's artifact stands.
+ * What verifies a token: its unexpired row, its app (by the payload's clientId) and whether its grant's
+ * artifact stands. `builder`: `offline` for the hot single-token statement (compiled once), or a
+ * connection's for the event streams' batched re-check.
  */
-function tokenQuery(key: string) {
-  return offline
+function tokenChecks(builder: Kysely<Tables>) {
+  return builder
     .selectFrom('oauth_artifact as t')
     .leftJoin('app as a', (join) => join.on((eb) => eb('a.client_id', '=', eb.ref('t.payload', '->>').key('clientId').$castTo<string>())))
     .select((eb) => [
@@ -211,8 +212,12 @@ function tokenQuery(key: string) {
         )
         .as('grant_stands'),
     ])
-    .where('t.id', '=', key)
     .where((eb) => eb.or([eb('t.expires_at', 'is', null), eb('t.expires_at', '>', eb.fn<Date>('now'))]));
+}
+
+/** The one statement that verifies a token (`key`: its stored key). */
+function tokenQuery(key: string) {
+  return tokenChecks(offline).where('t.id', '=', key);
 }
 
 const tokenStatementOnce = compiledOnce(tokenQuery, (key, value) => value(key));
@@ -231,4 +236,24 @@ export async function tokenRow(em: EntityManager, key: string) {
 /** tokenRow's statement as text and parameters (the benchmark's bare-pg baseline runs it). */
 export function tokenStatement(key: string): Sql {
   return toSql(tokenQuery(key), true);
+}
+
+/**
+ * The rows of the given tokens (stored keys) that are still unexpired, each with what tokenRow has and a
+ * mark of its user's password (an md5 of the stored hash: it changes whenever the password is set). One
+ * statement for every open event stream of an instance; a token missing from the answer is gone.
+ */
+export function tokenRowsWithPasswordMark(em: EntityManager, keys: readonly string[]) {
+  return tokenChecks(db(em))
+    .select((eb) => [
+      't.id as key',
+      eb
+        .selectFrom('app_user as u')
+        .select((eb) => eb.fn<string>('md5', ['u.password_hash']).as('mark'))
+        // The accountId of an access token is the user's id (src/oauth/account.ts).
+        .where('u.id', '=', eb.cast<string>(eb.ref('t.payload', '->>').key('accountId'), 'uuid'))
+        .as('password_mark'),
+    ])
+    .where((eb) => eb('t.id', '=', eb.fn.any(eb.val([...keys]))))
+    .execute();
 }

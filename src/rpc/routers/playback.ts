@@ -8,6 +8,7 @@ import { dismissContinueWatching, recordPlaybackEvent } from '../../core/playbac
 import { STATE_TABLE } from '../../core/playback/state.ts';
 import { createTicket, TICKET_TTL_SECONDS } from '../../core/events/tickets.ts';
 import { tokenBucketId } from '../../core/limits/table.ts';
+import { tokenKey } from '../../oauth/bearer.ts';
 import { queryId } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
@@ -88,6 +89,6 @@ export const playbackRouter = router({
       const header = ctx.headers.authorization;
       const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
       if (!token) throw new ApiError('invalid_token', 'A bearer access token is required');
-      return createTicket(ctx.em, ctx.actor, tokenBucketId(token));
+      return createTicket(ctx.em, ctx.actor, { digest: tokenBucketId(token), key: tokenKey(token) });
     }),
 });
