@@ -82,8 +82,8 @@ const LIMIT_DEFS = [
   // an hour, room to rotate every app after a leak.
   { id: 'app-secret', surface: 'pages', checkedBy: 'route', endpoint: 'client secret rotations on /account/apps', points: 10, seconds: HOUR, key: 'user_or_ip' },
   // Registering an app makes a row (and, for a confidential app, an argon2 hash). An account holds at
-  // most 20 apps, but deleting and registering again in a loop would not meet that cap.
-  { id: 'app-create', surface: 'pages', checkedBy: 'route', endpoint: 'app registrations on /account/apps', points: 10, seconds: HOUR, key: 'user_or_ip' },
+  // most 20 apps, which it may fill in one sitting; deleting and registering again in a loop meets this.
+  { id: 'app-create', surface: 'pages', checkedBy: 'route', endpoint: 'app registrations on /account/apps (refused forms included)', points: 30, seconds: HOUR, key: 'user_or_ip' },
   // Deactivating, activating and deleting an app: each ends tokens or rows; clicks, not a script.
   { id: 'app-edit', surface: 'pages', checkedBy: 'route', endpoint: 'activations, deactivations and deletions of apps on /account/apps', points: 30, seconds: MINUTE, key: 'user_or_ip' },
   // Revoking a connected app (ends every token of its grants) and signing out.
