@@ -1,7 +1,7 @@
 // /account/export: the signed-in user's page to download the full export (core/export), the same
 // document GET /api/platform/v1/me/export gives official apps. The download is a POST with the account
 // session's CSRF token, so no other site can start an export in the user's browser; it counts in the
-// `export-page` bucket (10 an hour per user) and streams the document as an attachment.
+// `export-page` bucket (10 an hour per user, always on like the other forms' buckets) and streams the document as an attachment.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -39,7 +39,7 @@ export function accountExportRoutes(deps: Deps): Router {
     if (!session || !user || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/export">Sign in again</a>.</p>'));
     }
-    const decision = await deps.limits.check([{ limit: limitById('export-page'), key: user.id }]);
+    const decision = await deps.limits.checkAlways([{ limit: limitById('export-page'), key: user.id }]);
     if (decision) for (const [name, value] of Object.entries(rateLimitHeaders(decision))) res.setHeader(name, value);
     if (decision && !decision.allowed) {
       return send(res, 429, accountExportPage({ username: user.username, csrf: session.csrf, error: `You have downloaded your data ${decision.limit} times this hour. Try again in ${Math.ceil((decision.retryAfter ?? 60) / 60)} minutes.` }));

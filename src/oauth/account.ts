@@ -2,6 +2,7 @@
 // grants ends at once). The developer apps pages are developer-apps.ts.
 // Sign-in goes through the password-guessing throttle; sign-out ends the account session on the server
 // and this browser's session with the authorization server, so neither old cookie works again.
+// Revoking and signing out count in the `account-forms` bucket first (form-limits.ts).
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -11,13 +12,15 @@ import { retryText, signInWithPassword } from '../core/accounts/sign-in.ts';
 import { listConnectedApps, revokeConnectedApp } from '../core/connected-apps/service.ts';
 import { ApiError } from '../core/errors.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
+import type { Logger } from '../core/log.ts';
+import { refusedByFormLimit } from './form-limits.ts';
 import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
 import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
 import { accountHubPage } from './pages/account-hub.ts';
 import { PAGE_HEADERS, page } from './pages/layout.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };
 
 /** Ends the browser's session with the authorization server (its `_session` cookie), through the provider's model. */
 async function endProviderSession(provider: Provider, req: Request, res: Response): Promise<void> {
@@ -70,6 +73,7 @@ export function accountRoutes(deps: Deps): Router {
 
   r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
     const session = await currentSession(em(), req, deps.key);
+    if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
     if (!session || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. Sign in again.</p>'));
     }
@@ -84,6 +88,7 @@ export function accountRoutes(deps: Deps): Router {
 
   r.post('/account/sign-out', wrap(async (req, res) => {
     const session = await currentSession(em(), req, deps.key);
+    if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
     if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       await endSession(em(), res, session, deps.secure);
       await endProviderSession(deps.provider, req, res);

@@ -2,6 +2,7 @@
 // owned.ts). Mounted only when APP_REGISTRATION is open, so closed registration answers 404 like any
 // unknown path. Every POST needs the account session's CSRF token (403 without it); another user's app
 // is 404 for its page and every action. POSTs redirect (303) to a page, so a reload never repeats them.
+// Every POST counts in its bucket first (form-limits.ts): registrations, secret rotations, other changes.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -9,14 +10,17 @@ import { findUserById } from '../core/accounts/service.ts';
 import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../core/apps/owned.ts';
 import { SCOPES } from '../core/apps/scopes.ts';
 import { ApiError } from '../core/errors.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
+import type { Logger } from '../core/log.ts';
 import { currentSession, loginNonce, validCsrf, type AccountSession } from './account-session.ts';
+import { refusedByFormLimit, type FormLimitId } from './form-limits.ts';
 import { accountSignInPage } from './pages/account.ts';
 import { deleteAppPage, developerAppPage, developerAppsPage, EMPTY_FORM, newAppPage, type AppForm } from './pages/developer-apps.ts';
 import { PAGE_HEADERS, page } from './pages/layout.ts';
 import { handOverSecret, takeSecret } from './secret-reveal.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; key: string; secure: boolean; signUp?: string | undefined };
+type Deps = { orm: MikroORM; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
 type Form = Record<string, string | undefined>;
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
@@ -50,12 +54,13 @@ export function developerAppRoutes(deps: Deps): Router {
         await fn(req, res, session, user.username);
       })().catch((err: unknown) => (isCode(err, 'not_found') ? send(res, 404, notFoundPage()) : next(err)));
 
-  /** Actions: a session and its CSRF token, or 403; an app the user does not own is 404. */
-  const act = (fn: (req: Request, res: Response, session: AccountSession, body: Form) => Promise<void>) =>
+  /** Actions: counted in their bucket (429 when full), then a session and its CSRF token, or 403; an app the user does not own is 404. */
+  const act = (limit: FormLimitId, fn: (req: Request, res: Response, session: AccountSession, body: Form) => Promise<void>) =>
     (req: Request, res: Response, next: NextFunction) =>
       (async () => {
         const body = (req.body ?? {}) as Form;
         const session = await currentSession(em(), req, deps.key);
+        if (await refusedByFormLimit(deps, req, res, limit, session?.userId)) return;
         if (!session || !validCsrf(session, body.csrf)) {
           return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/apps">Sign in again</a>.</p>'));
         }
@@ -73,7 +78,7 @@ export function developerAppRoutes(deps: Deps): Router {
     send(res, 200, newAppPage({ csrf: session.csrf, form: EMPTY_FORM }));
   }));
 
-  r.post('/account/apps', act(async (_req, res, session, body) => {
+  r.post('/account/apps', act('app-create', async (_req, res, session, body) => {
     const form = readForm(body);
     const fail = (error: string) => send(res, 400, newAppPage({ csrf: session.csrf, form, error }));
     if (form.type !== 'public' && form.type !== 'confidential') return fail('Choose whether the app is public or confidential.');
@@ -102,7 +107,7 @@ export function developerAppRoutes(deps: Deps): Router {
     send(res, 200, deleteAppPage({ app: await ownedApp(em(), session.userId, clientId(req)), csrf: session.csrf }));
   }));
 
-  r.post('/account/apps/:clientId/rotate-secret', act(async (req, res, session) => {
+  r.post('/account/apps/:clientId/rotate-secret', act('app-secret', async (req, res, session) => {
     const secret = await rotateOwnedAppSecret(em(), session.userId, clientId(req)).catch((err: unknown) => {
       if (isCode(err, 'invalid_request')) return null; // a public app: there is no secret to rotate
       throw err;
@@ -113,13 +118,13 @@ export function developerAppRoutes(deps: Deps): Router {
   }));
 
   for (const [path, active] of [['deactivate', false], ['activate', true]] as const) {
-    r.post(`/account/apps/:clientId/${path}`, act(async (req, res, session) => {
+    r.post(`/account/apps/:clientId/${path}`, act('app-edit', async (req, res, session) => {
       await setOwnedAppActive(em(), session.userId, clientId(req), active);
       res.redirect(303, appPath(clientId(req)));
     }));
   }
 
-  r.post('/account/apps/:clientId/delete', act(async (req, res, session) => {
+  r.post('/account/apps/:clientId/delete', act('app-edit', async (req, res, session) => {
     await deleteOwnedApp(em(), session.userId, clientId(req));
     res.redirect(303, '/account/apps?deleted=1');
   }));

@@ -78,11 +78,11 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   const secure = deps.config.baseUrl.startsWith('https:');
   const signups = deps.config.signups === 'open';
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
-  router.use(accountRoutes({ orm, provider, limits: deps.limits, key: cookieKeys[0]!, secure, signUp: signUpLink(signups), appRegistration: deps.config.appRegistration }));
+  router.use(accountRoutes({ orm, provider, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups), appRegistration: deps.config.appRegistration }));
   router.use(accountExportRoutes({ orm, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
   router.use(signUpRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, open: signups }));
   router.use(importRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, maxBytes: deps.config.importMaxBytes, signUp: signUpLink(signups) }));
-  if (deps.config.appRegistration) router.use(developerAppRoutes({ orm, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
+  if (deps.config.appRegistration) router.use(developerAppRoutes({ orm, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));

@@ -30,3 +30,15 @@ export const REFRESH_PATH = `${PLATFORM_BASE}/auth/refresh`;
 
 /** Sign-in and consent pages of an authorization in progress. */
 export const INTERACTION_BASE = '/oauth/interaction';
+
+const OAUTH_PATHS = new Set<string>([DISCOVERY_PATH, ...Object.values(OAUTH_ROUTES), DEVICE_TOKEN_PATH, REFRESH_PATH]);
+// The resume steps of an authorization and of a device confirmation: one segment below their paths.
+const OAUTH_RESUME_PATHS = [OAUTH_ROUTES.authorization, OAUTH_ROUTES.code_verification].map((p) => new RegExp(`^${p}/[^/]+$`));
+
+/**
+ * A path of the provider's or of the shims in front of it: below the platform base, yet no procedure
+ * of the JSON API. Its parameters are OAuth's, flat strings (RFC 6749), whether sent as a form or as JSON.
+ */
+export function isOAuthEndpoint(path: string): boolean {
+  return OAUTH_PATHS.has(path) || OAUTH_RESUME_PATHS.some((p) => p.test(path));
+}

@@ -1,5 +1,5 @@
-// In front of the provider's endpoints: JSON bodies (the spec accepts JSON or form) become the form
-// the provider reads; `/auth/device/token` and `/auth/refresh` become token requests with their grant
+// In front of the provider's endpoints: JSON bodies (the spec accepts JSON or form; the body reader
+// has made them flat strings) become the form the provider reads; `/auth/device/token` and `/auth/refresh` become token requests with their grant
 // type; unknown or inactive apps get `unauthorized_client`; and the raw `scope` is checked against
 // the app's allowed scopes (the provider silently drops scopes it does not know), an omitted one
 // meaning all of them.
@@ -27,19 +27,8 @@ const REQUIRED: Record<string, string[]> = {
   [OAUTH_ROUTES.device_authorization]: ['client_id'],
 };
 
-/** The body as the string map the provider's form parser would have made. */
-function formOf(body: unknown): Record<string, string> {
-  if (body === undefined) return {};
-  if (!body || typeof body !== 'object' || Array.isArray(body)) throw new ApiError('invalid_request', 'The body must be a JSON object or a form');
-  const form: Record<string, string> = {};
-  for (const [key, value] of Object.entries(body)) {
-    if (value === null || value === undefined) continue;
-    if (typeof value === 'string') form[key] = value;
-    else if (typeof value === 'number' || typeof value === 'boolean') form[key] = String(value);
-    else throw new ApiError('invalid_request', `${key} must be a string`);
-  }
-  return form;
-}
+/** The body as the provider's form parser would have made it: the body reader made a JSON body flat (rest/body.ts). */
+const formOf = (body: unknown): Record<string, string> => ({ ...((body ?? {}) as Record<string, string>) });
 
 /** client_id from the body, or from HTTP Basic credentials. */
 function clientIdOf(req: Request, form: Record<string, string>): string | undefined {

@@ -4,10 +4,15 @@
 // and one byte more a 413; the whole body within 10 s or a 408. Node's own server timeout answers a slow body only after
 // minutes and without a body, so the deadline is enforced here. JSON nested deeper than 64 levels is a
 // 400, refused before it is parsed (json-depth.ts).
+// Outside the JSON APIs (the OAuth endpoints, the pages and their forms) a body is flat parameters: a
+// form, or JSON that is an object of string values (a number or boolean stands for its text, a null
+// for an absent field). Any other JSON (a string, a number, an array, null, a nested value) is a 400
+// `invalid_request` here, once, so no route reads a value it cannot take apart (`'x' in body` threw).
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
 import { BODY_LIMIT, STREAMED_BODY_PATHS } from '../core/limits/body.ts';
 import { restProcedure, trpcProcedures, type ProcedureEntry } from '../rpc/procedures.ts';
+import { isOAuthEndpoint } from '../oauth/routes.ts';
 import { isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
 
@@ -37,16 +42,39 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
+/** Whether a path's body is flat parameters: everything but the procedures' APIs (REST and /trpc), the OAuth endpoints below the platform base included. */
+export function takesFlatParameters(path: string): boolean {
+  if (isOAuthEndpoint(path)) return true;
+  return !(path.startsWith(`${PLATFORM_BASE}/`) || path.startsWith(`${PUBLIC_BASE}/`) || isTrpcPath(path));
+}
+
+const NOT_FLAT = 'The body must be a form, or a JSON object of string values';
+
+/** A parsed JSON body as the string map a form would have made, or 400 when it is not flat. */
+export function flatParameters(value: unknown): Record<string, string> {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_request', NOT_FLAT);
+  const fields: Array<[string, string]> = [];
+  for (const [key, field] of Object.entries(value)) {
+    if (field === null) continue;
+    if (typeof field === 'string') fields.push([key, field]);
+    else if (typeof field === 'number' || typeof field === 'boolean') fields.push([key, String(field)]);
+    else throw new ApiError('invalid_request', `${key} must be a string (${NOT_FLAT.toLowerCase()})`);
+  }
+  return Object.fromEntries(fields);
+}
+
 export function parseBody(req: Request, type: string, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   if (type === 'application/json' || type.endsWith('+json')) {
     const text = raw.toString('utf8');
     refuseDeepJson(req, text, 'JSON body');
+    let value: unknown;
     try {
-      return JSON.parse(text);
+      value = JSON.parse(text);
     } catch (err) {
       throw new ApiError('invalid_request', `Malformed JSON body: ${(err as Error).message}`);
     }
+    return takesFlatParameters(req.path) ? flatParameters(value) : value;
   }
   if (type === 'application/x-www-form-urlencoded') {
     // OAuth (RFC 6749 §3.1): a parameter must not appear more than once.
@@ -70,8 +98,14 @@ function failAndClose(req: Request, res: Response, next: NextFunction, err: ApiE
 export function readBody(req: Request, res: Response, next: NextFunction): void {
   // Marking the body as read keeps the facade and tRPC adapters from reading the stream again.
   req.body = undefined;
-  if (!hasBody(req) || (req.method === 'POST' && STREAMED_BODY_PATHS.has(req.path))) {
+  if (!hasBody(req)) {
     next();
+    return;
+  }
+  if (req.method === 'POST' && STREAMED_BODY_PATHS.has(req.path)) {
+    // Its route reads the upload as a stream; any other body there is no upload, refused unread.
+    if (mediaType(req) === 'multipart/form-data') next();
+    else failAndClose(req, res, next, new ApiError('invalid_request', 'The body must be a multipart/form-data upload'));
     return;
   }
   const limit = bodyLimitFor(req.method, req.path);

@@ -5,6 +5,7 @@ const PER: Record<Limit['key'], string> = {
   ip: 'client address',
   client_ip: 'app (client id) and address',
   user: 'user',
+  user_or_ip: 'user (client address when signed out)',
   app_user: 'app and user (token)',
   operation_app_user: 'operation, app and user',
   token: 'access token',

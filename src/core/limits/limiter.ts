@@ -103,7 +103,15 @@ export class RateLimits {
    * nothing it took from the others is kept. Returns the decision the headers report.
    */
   async check(buckets: Bucket[]): Promise<Decision | undefined> {
-    if (!this.enabled || buckets.length === 0) return undefined;
+    return this.enabled ? this.checkAlways(buckets) : undefined;
+  }
+
+  /**
+   * `check`, whether or not request limits are on: the account and developer-app forms' buckets (work
+   * a signed-in user could loop, such as argon2 hashing), always counted like the sign-in ones.
+   */
+  async checkAlways(buckets: Bucket[]): Promise<Decision | undefined> {
+    if (buckets.length === 0) return undefined;
     if (this.redis && this.redis.status !== 'ready') this.counters.memoryDecisions++;
     const outcomes: Outcome[] = await Promise.all(
       buckets.map(async (bucket) => {

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-export type LimitKey = 'ip' | 'client_ip' | 'user' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
+export type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
 
 export type Limit = {
   id: string;
@@ -74,7 +74,20 @@ const LIMIT_DEFS = [
   // that reaches the file counts, refused or not; always on, like the three above.
   { id: 'import-upload', surface: 'pages', checkedBy: 'route', endpoint: 'file uploads to /account/import', points: 10, seconds: HOUR, key: 'user' },
   // The export's download from the account page (oauth/account-export.ts): the same cost as the API's.
+  // Always on, like the forms below.
   { id: 'export-page', surface: 'pages', checkedBy: 'route', endpoint: 'downloads of the full export from /account/export', points: 10, seconds: HOUR, key: 'user' },
+  // The account and developer-app forms (oauth/form-limits.ts): every POST counts, per signed-in user
+  // (per address without a session), always on, so no loop of a form does unbounded work. Sizes a
+  // person never meets by hand. A secret rotation hashes with argon2 (about 24 ms of CPU): a handful
+  // an hour, room to rotate every app after a leak.
+  { id: 'app-secret', surface: 'pages', checkedBy: 'route', endpoint: 'client secret rotations on /account/apps', points: 10, seconds: HOUR, key: 'user_or_ip' },
+  // Registering an app makes a row (and, for a confidential app, an argon2 hash). An account holds at
+  // most 20 apps, which it may fill in one sitting; deleting and registering again in a loop meets this.
+  { id: 'app-create', surface: 'pages', checkedBy: 'route', endpoint: 'app registrations on /account/apps (refused forms included)', points: 30, seconds: HOUR, key: 'user_or_ip' },
+  // Deactivating, activating and deleting an app: each ends tokens or rows; clicks, not a script.
+  { id: 'app-edit', surface: 'pages', checkedBy: 'route', endpoint: 'activations, deactivations and deletions of apps on /account/apps', points: 30, seconds: MINUTE, key: 'user_or_ip' },
+  // Revoking a connected app (ends every token of its grants) and signing out.
+  { id: 'account-forms', surface: 'pages', checkedBy: 'route', endpoint: 'connected-app revocations and sign-outs on /account', points: 30, seconds: MINUTE, key: 'user_or_ip' },
 ] as const satisfies readonly Limit[];
 
 /** The id of a limit: what procedure metadata and routes name. */
@@ -118,6 +131,7 @@ function keyFor(limit: Limit, s: LimitSubject): string | undefined {
       return a && s.operation && `${s.operation}:${a.clientId}:${a.userId}`;
     case 'client_ip':
     case 'account':
+    case 'user_or_ip':
       return undefined; // known only once the body is read: the route builds these buckets itself
   }
 }

@@ -1,0 +1,46 @@
+// The buckets of the account and developer-app forms (limits table: `app-secret`, `app-create`,
+// `app-edit`, `account-forms`). Each POST counts before the form's work is done, per signed-in user, or
+// per address without a session. Always on, whatever RATE_LIMITS says, like the sign-in buckets: a
+// signed-in user looping a form (a secret rotation is an argon2 hash) is no client to trust. A full
+// bucket is 429 with Retry-After and a page saying when to try again; nothing of the form is done.
+import type { Request, Response } from 'express';
+import { retryText } from '../core/accounts/sign-in.ts';
+import { windowText } from '../core/limits/docs.ts';
+import { rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
+import { limitById, type LimitId } from '../core/limits/table.ts';
+import type { Logger } from '../core/log.ts';
+import { clientIp } from '../rest/rate-limit.ts';
+import { PAGE_HEADERS, page } from './pages/layout.ts';
+
+export type FormLimitDeps = { limits: RateLimits; log: Logger };
+
+/** What a full bucket's page says was done too often. */
+const DONE: Record<FormLimitId, string> = {
+  'app-secret': 'rotated client secrets',
+  'app-create': 'registered apps',
+  'app-edit': 'changed your apps',
+  'account-forms': 'sent account forms',
+};
+
+export type FormLimitId = Extract<LimitId, 'app-secret' | 'app-create' | 'app-edit' | 'account-forms'>;
+
+/**
+ * Counts the form POST in its bucket. When the bucket is full, answers 429 itself and returns true; the
+ * caller then does nothing more. The limiter failing lets the form through (logged).
+ */
+export async function refusedByFormLimit(deps: FormLimitDeps, req: Request, res: Response, id: FormLimitId, userId: string | undefined): Promise<boolean> {
+  const limit = limitById(id);
+  let decision;
+  try {
+    decision = await deps.limits.checkAlways([{ limit, key: userId ?? `ip:${clientIp(req)}` }]);
+  } catch (err) {
+    deps.log.error({ err, request_id: req.id }, 'rate limiter failed: form let through');
+    return false;
+  }
+  if (!decision) return false;
+  res.set(rateLimitHeaders(decision));
+  if (decision.allowed) return false;
+  const body = `<p>You have ${DONE[id]} ${limit.points} times in the last ${windowText(limit.seconds)}, the most allowed. ${retryText(decision.retryAfter ?? 1)}</p><p><a href="/account">Back to your account</a></p>`;
+  res.status(429).set(PAGE_HEADERS).send(page('Too many requests', body));
+  return true;
+}
