@@ -17,7 +17,7 @@ let browser: Browser;
 beforeAll(async () => {
   // X-Forwarded-For from loopback names the client address, so a test can play several addresses.
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
-  for (const name of ['throttled', 'resets', 'onip', 'browser_user']) await makeUser(app, name);
+  for (const name of ['throttled', 'resets', 'onip', 'browser_user', 'looped', 'neighbour']) await makeUser(app, name);
   browser = await launchBrowser();
 }, 120_000);
 afterAll(async () => {
@@ -63,6 +63,21 @@ describe('/account sign-in', () => {
     const refused = await accountSignIn('onip', PASSWORD, '203.0.113.7');
     expect(refused.status).toBe(429);
     expect((await accountSignIn('onip', PASSWORD, '203.0.113.8')).status).toBe(303);
+  });
+});
+
+describe('a loop of the right password', () => {
+  it('is held too: 60 sign-ins to one account in 15 minutes, then 429 before the password is checked; other accounts sign in', async () => {
+    expect(limitById('sign-in-success')).toMatchObject({ points: 60, seconds: 15 * 60, key: 'account' });
+    for (let i = 0; i < 60; i++) expect((await accountSignIn('looped', PASSWORD)).status).toBe(303);
+    const refused = await accountSignIn('LOOPED', PASSWORD);
+    expect(refused.status).toBe(429);
+    expect(refused.text).toMatch(/Too many sign-ins to this account\. Try again in 1[45] minutes\./);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
+    expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('mts_account=');
+    // Per account: the same address signs another user in.
+    expect((await accountSignIn('neighbour', PASSWORD)).status).toBe(303);
   });
 });
 

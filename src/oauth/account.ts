@@ -8,7 +8,7 @@ import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import { findUserById } from '../core/accounts/service.ts';
-import { retryText, signInWithPassword } from '../core/accounts/sign-in.ts';
+import { signInWithPassword, throttledText } from '../core/accounts/sign-in.ts';
 import { listConnectedApps, revokeConnectedApp } from '../core/connected-apps/service.ts';
 import { ApiError } from '../core/errors.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
@@ -63,7 +63,7 @@ export function accountRoutes(deps: Deps): Router {
     const signIn = await signInWithPassword(em(), failures, { username: body.username, password: body.password, ip: req.ip ?? '' });
     if (signIn.outcome === 'throttled') {
       for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
-      const error = `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`;
+      const error = throttledText(signIn.decision);
       return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username, next, signUp: deps.signUp }));
     }
     if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username, next, signUp: deps.signUp }));

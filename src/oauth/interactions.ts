@@ -14,7 +14,7 @@ import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import { findUserById } from '../core/accounts/service.ts';
-import { retryText, signInWithPassword } from '../core/accounts/sign-in.ts';
+import { signInWithPassword, throttledText } from '../core/accounts/sign-in.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { limitById } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
@@ -149,7 +149,7 @@ export function interactionRoutes(deps: Deps): Router {
     const signIn = await signInWithPassword(deps.orm.em.fork(), failures, { username: body.username, password: body.password, ip: req.ip ?? '' });
     if (signIn.outcome === 'throttled') {
       for (const [name, value] of Object.entries(rateLimitHeaders(signIn.decision))) res.setHeader(name, value);
-      return render(deps, d, res, { status: 429, error: `Too many failed sign-ins. ${retryText(signIn.decision.retryAfter)}`, username });
+      return render(deps, d, res, { status: 429, error: throttledText(signIn.decision), username });
     }
     if (signIn.outcome === 'wrong') return render(deps, d, res, { status: 400, error: 'Wrong username or password.', username });
     await deps.provider.interactionFinished(req, res, { login: { accountId: signIn.user.id } }, { mergeWithLastSubmission: false });

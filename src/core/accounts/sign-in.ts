@@ -3,6 +3,8 @@
 // do not reveal which exist) and per client address, in the `sign-in-account` and `sign-in-ip` buckets of
 // the limits table (shared through Redis in services mode). Once a bucket is full the next attempt is
 // refused without checking the password, until its window ends; a success clears the account's count.
+// Successful sign-ins are counted per account too (`sign-in-success`): each costs the same argon2 work,
+// so a loop of the right password is held like a loop of wrong ones, at a rate no person signs in.
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Decision, FailureLimits } from '../limits/limiter.ts';
@@ -28,15 +30,23 @@ export async function signInWithPassword(
   if (!username || !password) return { outcome: 'wrong' };
   const account: Bucket = { limit: limitById('sign-in-account'), key: accountKey(username) };
   const buckets: Bucket[] = [account, { limit: limitById('sign-in-ip'), key: input.ip }];
-  const blocked = await failures.blocked(buckets);
+  const successes: Bucket = { limit: limitById('sign-in-success'), key: account.key };
+  const blocked = await failures.blocked([...buckets, successes]);
   if (blocked) return { outcome: 'throttled', decision: { ...blocked, retryAfter: blocked.retryAfter ?? 1 } };
   const user = await verifyPassword(em, username, password);
   if (!user) {
     await failures.failed(buckets);
     return { outcome: 'wrong' };
   }
-  await failures.forget(account);
+  // Counted like a failure in its own bucket: spent, never refunded, checked before the password.
+  await Promise.all([failures.forget(account), failures.failed([successes])]);
   return { outcome: 'ok', user };
+}
+
+/** What a throttled sign-in page says: which count is full, and when to try again. */
+export function throttledText(decision: Decision & { retryAfter: number }): string {
+  const what = decision.bucket === 'sign-in-success' ? 'Too many sign-ins to this account.' : 'Too many failed sign-ins.';
+  return `${what} ${retryText(decision.retryAfter)}`;
 }
 
 /** "Try again in 14 minutes." for a throttled sign-in page. */

@@ -67,6 +67,8 @@ const LIMIT_DEFS = [
   // password; the next attempt past a full bucket is refused without checking the password.
   { id: 'sign-in-account', surface: 'pages', checkedBy: 'route', endpoint: 'failed password sign-ins for one account (every sign-in form)', points: 10, seconds: 15 * MINUTE, key: 'account' },
   { id: 'sign-in-ip', surface: 'pages', checkedBy: 'route', endpoint: 'failed password sign-ins from one address (every sign-in form)', points: 50, seconds: 15 * MINUTE, key: 'ip' },
+  // Successful sign-ins cost the same argon2 work: a loop of the right password meets this one.
+  { id: 'sign-in-success', surface: 'pages', checkedBy: 'route', endpoint: 'successful password sign-ins to one account (every sign-in form)', points: 60, seconds: 15 * MINUTE, key: 'account' },
   // Sign-ups (core/accounts/sign-up.ts): each account made, and each username found taken (a probe),
   // costs argon2 work and says something; form mistakes do not count. Always on, like the two above.
   { id: 'sign-up-ip', surface: 'pages', checkedBy: 'route', endpoint: 'sign-ups from one address (accounts made and usernames found taken)', points: 10, seconds: HOUR, key: 'ip' },
