@@ -97,7 +97,7 @@ export type Config = {
   demoData: 'auto' | 'off';
   /** Proxies whose X-Forwarded-For is believed (Express `trust proxy` list); none by default. */
   trustProxy: string[];
-  /** Off only for tests and benchmarks of other things: the limits are the spec's. */
+  /** Off only for tests and benchmarks of other things: the limits are the contract's (core/limits/table.ts, the README's table). */
   rateLimits: boolean;
   redisKeyPrefix: string;
   /** How long public catalog answers are cached in memory (0: not cached). */

@@ -1,4 +1,4 @@
-// The spec's rule for the title route's private fields (user state): they are returned only when the
+// The rule for the title route's private fields (user state; docs/decisions.md, Titles, seasons, calendar): they are returned only when the
 // token also holds one of the read scopes below, and are null otherwise. Per field, the scope that
 // covers it: interaction state needs ratings:read, watch history history:read, the user's lists
 // lists:read, collection status collection:read. The profile home and the community statistics follow

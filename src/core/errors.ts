@@ -1,4 +1,4 @@
-// The one error type the service throws on purpose, and the spec's table of machine codes -> HTTP status.
+// The one error type the service throws on purpose, and the table of machine codes -> HTTP status the APIs answer with.
 
 export const ERROR_STATUS = {
   invalid_request: 400,

@@ -19,7 +19,7 @@ export function clientMetadata(app: App): Record<string, unknown> | undefined {
     grant_types: ['authorization_code', 'refresh_token', 'urn:ietf:params:oauth:grant-type:device_code'],
     response_types: ['code'],
     scope: app.allowed_scopes.join(' '),
-    // Confidential apps send the secret in the body (the spec's JSON shims) or with HTTP Basic.
+    // Confidential apps send the secret in the body (JSON or a form: shims.ts hands the provider a form) or with HTTP Basic.
     token_endpoint_auth_method: app.confidential ? 'client_secret_post' : 'none',
     // The stored argon2id hash; the provider's comparison is replaced to verify against it.
     ...(app.confidential && app.client_secret_hash ? { client_secret: app.client_secret_hash } : {}),

@@ -1,5 +1,5 @@
-// The browser-bound secret of a code flow's consent form. The spec's consent form posts to
-// `POST /oauth/authorize`, where the provider's interaction cookie (scoped to the interaction's own
+// The browser-bound secret of a code flow's consent form. The consent form posts to
+// `POST /oauth/authorize` (the consent decision in the platform OpenAPI document), where the provider's interaction cookie (scoped to the interaction's own
 // path) is not sent. So the consent page, served only to the browser that cookie identifies, sets a
 // random secret in a cookie of its own, scoped to /oauth/authorize and named after the interaction, and
 // the form's token is an HMAC of the interaction id and that secret. A page loaded in another browser, or

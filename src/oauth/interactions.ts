@@ -3,7 +3,7 @@
 // started the authorization: the pages and the forms posted below them read their interaction through
 // the provider's `interactionDetails`, which checks the interaction cookie it set in that browser, so a
 // sign-in link sent to someone else signs no one in. Consent of a code flow is posted to
-// `POST /oauth/authorize` (the spec's form), where that cookie (scoped to the interaction's own path) is
+// `POST /oauth/authorize` (the consent decision in the platform OpenAPI document), where that cookie (scoped to the interaction's own path) is
 // not sent: the consent page sets a secret of its own scoped to that path, and the form's token is
 // bound to it (consent-cookie.ts). Consent of a device flow is posted to the interaction itself.
 // Passwords go through the guessing throttle (core/accounts/sign-in.ts). The sign-in page links to
@@ -67,7 +67,7 @@ async function postedInteraction(deps: Deps, uid: string): Promise<Details | und
   return d;
 }
 
-/** The spec's consent form fields for a code flow; a device flow's consent posts to the interaction. */
+/** The consent form's fields for a code flow (POST /oauth/authorize in the platform OpenAPI document); a device flow's consent posts to the interaction. */
 function consentForm(deps: Deps, d: Details, res: Response): ConsentForm {
   const p = d.params as Record<string, string | undefined>;
   if (p.redirect_uri) {
@@ -107,7 +107,7 @@ async function render(deps: Deps, d: Details, res: Response, opts: { status?: nu
 async function approve(deps: Deps, d: Details, res: Response): Promise<string | undefined> {
   const accountId = String(d.session?.accountId);
   const clientId = String(d.params.client_id);
-  // Approvals per user (spec: 30 a minute): counted before anything is granted.
+  // Approvals per user (30 a minute, the `consent-approvals` bucket of core/limits/table.ts): counted before anything is granted.
   const approvals = await deps.limits.check([{ limit: limitById('consent-approvals'), key: accountId }]).catch(() => undefined);
   if (approvals && !approvals.allowed) {
     for (const [name, value] of Object.entries(rateLimitHeaders(approvals))) res.setHeader(name, value);
@@ -167,7 +167,7 @@ export function interactionRoutes(deps: Deps): Router {
     if (grantId) await deps.provider.interactionFinished(req, res, { consent: { grantId } });
   }));
 
-  // The spec's consent form: POST /oauth/authorize with `decision`. Without `decision` it is an ordinary
+  // The consent form (the platform OpenAPI document's consent decision): POST /oauth/authorize with `decision`. Without `decision` it is an ordinary
   // authorization request by POST, which the provider itself answers.
   r.post(OAUTH_ROUTES.authorization, (req, res, next) => {
     const body = (req.body ?? {}) as Record<string, unknown>;

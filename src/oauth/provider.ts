@@ -1,5 +1,5 @@
 // The authorization server: node oidc-provider, mounted at the service root. Plain OAuth 2.0 (no
-// OpenID Connect: no userinfo, logout or dev interactions), the spec's 16 scopes, PKCE S256 for every
+// OpenID Connect: no userinfo, logout or dev interactions), the platform's 16 scopes (core/apps/scopes.ts), PKCE S256 for every
 // client, rotating refresh tokens, and the device flow. Clients are the apps of the `app` table.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -46,7 +46,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
       rpInitiatedLogout: { enabled: false },
       introspection: { enabled: false },
       revocation: { enabled: true },
-      // Not in the spec: an authorization pushed there would skip the checks in front of the authorization endpoint.
+      // Not in the contract (the platform OpenAPI document has no such endpoint): an authorization pushed there would skip the checks in front of the authorization endpoint.
       pushedAuthorizationRequests: { enabled: false },
       deviceFlow: { enabled: true, charset: 'base-20', mask: '****-****', ...devicePages },
     },

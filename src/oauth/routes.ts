@@ -24,7 +24,7 @@ export const OAUTH_ROUTES = {
 /** RFC 8414 metadata, at the service root. */
 export const DISCOVERY_PATH = '/.well-known/oauth-authorization-server';
 
-/** The spec's JSON shims in front of the provider's token route. */
+/** The JSON endpoints of the platform OpenAPI document that are shims in front of the provider's token route. */
 export const DEVICE_TOKEN_PATH = `${PLATFORM_BASE}/auth/device/token`;
 export const REFRESH_PATH = `${PLATFORM_BASE}/auth/refresh`;
 

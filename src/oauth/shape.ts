@@ -1,4 +1,4 @@
-// Shapes the provider's answers into the spec's, in one provider middleware: errors in the envelope,
+// Shapes the provider's answers into the platform OpenAPI document's, in one provider middleware: errors in the envelope,
 // `token_type` bearer with `refresh_expires_in` (and `username` on device tokens), the device code
 // response with `verification_uri_qr`, device polling errors as `expired`, `scope` on the
 // authorization redirect, RFC 8414 metadata without OpenID Connect's fields, the device flow's polling
@@ -29,7 +29,7 @@ type Body = Record<string, unknown>;
 function shapeError(ctx: KoaContextWithOIDC, body: Body) {
   let code = String(body.error);
   const params = ctx.oidc?.params as Record<string, unknown> | undefined;
-  // Device polling: an expired, unknown or used device code is `expired` (spec's state table).
+  // Device polling: an expired, unknown or used device code is `expired` (docs/decisions.md, OAuth).
   if (params?.grant_type === DEVICE_GRANT && (code === 'expired_token' || code === 'invalid_grant')) code = 'expired';
   const message = typeof body.error_description === 'string' ? body.error_description : code;
   // `slow_down` tells the device its code's new interval.

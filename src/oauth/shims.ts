@@ -1,4 +1,4 @@
-// In front of the provider's endpoints: JSON bodies (the spec accepts JSON or form; the body reader
+// In front of the provider's endpoints: JSON bodies (these endpoints take JSON or a form, as the platform OpenAPI document says; the body reader
 // has made them flat strings) become the form the provider reads; `/auth/device/token` and `/auth/refresh` become token requests with their grant
 // type; unknown or inactive apps get `unauthorized_client`; and the raw `scope` is checked against
 // the app's allowed scopes (the provider silently drops scopes it does not know), an omitted one
@@ -106,7 +106,7 @@ export function endpointShims(deps: { orm: MikroORM; limits: RateLimits; log: Lo
       if (buckets.length) await checkBuckets(deps.limits, deps.log, res, buckets);
       const grantType = GRANT_OF[req.path];
       if (grantType) form.grant_type = grantType;
-      // Every endpoint, revocation included: an unknown or inactive app is unauthorized_client (spec).
+      // Every endpoint, revocation included: an unknown or inactive app is unauthorized_client (docs/decisions.md, OAuth).
       const app = await activeApp(orm, clientIdOf(req, form));
       if (req.path === OAUTH_ROUTES.device_authorization) form.scope = checkedScope(app, form.scope);
       // A token request that names a scope (a refresh narrowing its grant) gets it checked as well: the

@@ -1,4 +1,4 @@
-// Reads and parses request bodies for every route (APIs and OAuth alike), with the spec's limits:
+// Reads and parses request bodies for every route (APIs and OAuth alike), with these limits (docs/security.md, Limits):
 // JSON and form bodies up to 64 KiB, or the cap the procedure the request reaches names in its
 // metadata (512 KiB for the bulk sync writes), the same on REST and /trpc; exactly the limit accepted
 // and one byte more a 413; the whole body within 10 s or a 408. Node's own server timeout answers a slow body only after

@@ -1,5 +1,5 @@
 // Requests Node's HTTP parser refuses before Express sees them (a request line or headers over Node's
-// 16 KiB limit, malformed syntax, headers not received in time) are answered in the spec's envelope
+// 16 KiB limit, malformed syntax, headers not received in time) are answered in the API's error envelope
 // too, instead of Node's bare status line with no body. There is no request object yet: the request id
 // is minted here, and the public API is recognised from the request line when the parser kept it.
 import type { Duplex } from 'node:stream';

@@ -1,4 +1,4 @@
-// Writes errors in the spec's shapes: `{error, message, request_id, required_scope?}` on the platform
+// Writes errors in the shapes of the OpenAPI documents (`Error`, `PublicError`): `{error, message, request_id, required_scope?}` on the platform
 // API (and everything that is not the public API), `{message}` on the public API, and tRPC's own error
 // shape carrying the same fields on /trpc.
 import type { Request, Response } from 'express';

@@ -1,6 +1,6 @@
 // The REST facade: trpc-to-openapi serves a router's procedures at their OpenAPI paths under one base.
 // The facade writes tRPC's own error shape; errors are captured in onError and the body is rewritten
-// here, in one place, into the spec's envelope. Unmatched paths fall through to the app's 404.
+// here, in one place, into the API's error envelope (envelope.ts). Unmatched paths fall through to the app's 404.
 import type { NextFunction, Request, Response } from 'express';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { createOpenApiNodeHttpHandler, type OpenApiRouter } from 'trpc-to-openapi';

@@ -1,5 +1,5 @@
 // The OpenAPI 3.1 documents of both API surfaces, generated from the procedures, then post-processed so
-// every error response references the spec's error envelope, every operation says its security and
+// every error response references the error envelope (platformError, publicError below), every operation says its security and
 // scopes (openapi-security.ts) and has examples (openapi-examples.ts), and the sync routes show their
 // typed shapes (openapi-sync.ts). Routes that live only in Express (OAuth, SSE) are added to the
 // platform document by hand (openapi-oauth.ts, openapi-sse.ts).

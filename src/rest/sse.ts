@@ -3,7 +3,7 @@
 // token (req.actor), or a single-use `?ticket=` for browser EventSource clients, which cannot send
 // headers. Each event has an id (its place in the replay log): a client reconnecting with
 // Last-Event-ID first gets what it missed within the replay window, then live events. Comment lines
-// keep the connection alive. The connection-attempt limits of the spec are counted here, per token and
+// keep the connection alive. The connection-attempt limits (`events-token`, `events-user` in core/limits/table.ts) are counted here, per token and
 // per user (a ticket counts against the token that asked for it). The stream itself is sse-stream.ts.
 // When live delivery is down (Redis away or stalled) a stream does not open: 503 in the envelope, with
 // Retry-After, never a 200 with nothing behind it. An open stream is bound to its access token (for a

@@ -1,4 +1,4 @@
-// One translation from anything thrown to the spec's ApiError, used by the facade, /trpc and Express.
+// One translation from anything thrown to an ApiError (core/errors.ts), used by the facade, /trpc and Express.
 import { TRPCError } from '@trpc/server';
 import { TRPC_ERROR_CODES_BY_KEY, type TRPC_ERROR_CODE_KEY } from '@trpc/server/rpc';
 import { ZodError } from 'zod';

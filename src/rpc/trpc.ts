@@ -37,7 +37,7 @@ export type Context = {
 };
 
 export type Meta = OpenApiMeta<{
-  /** Scope a platform procedure requires (spec scope table); set by platformProcedure. */
+  /** Scope a platform procedure requires (the scope table of the platform OpenAPI document); set by platformProcedure. */
   scope?: Scope;
   /** Procedures that check scopes themselves (change feed, snapshot): the token needs one of these. */
   anyScope?: readonly Scope[];

@@ -18,7 +18,7 @@ export function checkAppName(value: unknown): string {
 
 /**
  * Omitted: all 16 scopes. Given: at least one, each one of the 16 (duplicates dropped), stored in the
- * spec's order so two apps with the same scopes read the same.
+ * order of SCOPES so two apps with the same scopes read the same.
  */
 export function checkAllowedScopes(values: readonly unknown[] | undefined): Scope[] {
   if (values === undefined) return [...SCOPES];

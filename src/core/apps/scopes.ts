@@ -1,4 +1,4 @@
-// The platform's 16 OAuth scopes, in the spec's order, with the plain words a consent screen shows.
+// The platform's 16 OAuth scopes, in the order of the scope table of the platform OpenAPI document, with the plain words a consent screen shows.
 // This is the one source: apps' allowed scopes, the authorization server's `scopes_supported` and the
 // scope checks on routes all read it.
 
@@ -43,7 +43,7 @@ export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
 };
 
 /**
- * Reserved by the spec and never granted to developer apps. It is not one of the 16, so `isScope` is
+ * Reserved (docs/decisions.md, Accounts and apps) and never granted to developer apps. It is not one of the 16, so `isScope` is
  * false for it and no app's `allowed_scopes` can hold it; it is named here so callers can say why.
  */
 export const RESERVED_SCOPE = 'email:read';

@@ -1,4 +1,4 @@
-// Wire shapes of the catalog on the public API (spec: "Public catalog item"), and the query inputs.
+// Wire shapes of the catalog on the public API (`CatalogItem` in the public OpenAPI document), and the query inputs.
 // Query strings arrive as text: numbers use explicit z.coerce and booleans an explicit parser, because
 // the facade's own coercion reads "false" as true.
 import { z } from 'zod';

@@ -1,4 +1,4 @@
-// What the title detail shows of the collection (spec: `collectionStatus`): whether the user owns the
+// What the title detail shows of the collection (`collectionStatus` of `TitleDetail` in the platform OpenAPI document): whether the user owns the
 // title, in which formats (in COLLECTION_FORMATS order), and each item with its season (0 = the whole
 // title, as on GET /me/collection). The title detail embeds the items' JSON array (collectionItemsOf,
 // repository.ts) in its one statement; collectionStatusForTitle reads it alone.

@@ -1,6 +1,6 @@
-// Wire shapes of the collection (spec: Collection item, GET /me/collection) and the inputs of its reads
+// Wire shapes of the collection (`CollectionItem`, GET /me/collection in the platform OpenAPI document) and the inputs of its reads
 // and writes. The contract marks no field of a collection item nullable, so a whole-title item has
-// `season` 0 and an item without notes has `notes` "" (the catalog's rule: no nulls the spec does not show).
+// `season` 0 and an item without notes has `notes` "" (the catalog's rule, docs/decisions.md: no nulls the contract does not show).
 import { z } from 'zod';
 import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
 

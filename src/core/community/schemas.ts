@@ -1,5 +1,5 @@
-// Wire shapes of the public profile and the community overview (public API). The spec names these only
-// by path; docs/decisions.md says what each field means.
+// Wire shapes of the public profile and the community overview (public API). Their shapes are
+// ours (only the paths are given); docs/decisions.md says what each field means.
 import { z } from 'zod';
 import { catalogItem } from '../catalog/schemas.ts';
 import { listSummary } from '../lists/schemas.ts';

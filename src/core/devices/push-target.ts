@@ -1,5 +1,5 @@
-// Which platform and push provider a registration is for, when the app leaves them out: the spec's body
-// has neither (token, environment, deviceId, deviceName), and a token's shape names its provider.
+// Which platform and push provider a registration is for, when the app leaves them out: the documented body
+// has neither (token, environment, deviceId, deviceName; docs/decisions.md, Push devices), and a token's shape names its provider.
 import { invalidRequest } from '../errors.ts';
 import type { PLATFORMS, PROVIDERS } from './schemas.ts';
 

@@ -1,4 +1,4 @@
-// Wire shapes of mobile push devices (spec: Push device; Reserved: POST /me/push-devices). The push
+// Wire shapes of mobile push devices (`PushDevice` in the platform OpenAPI document; POST /me/push-devices is for official apps only). The push
 // token is accepted but never shown again: it is kept only to send pushes.
 import { z } from 'zod';
 import { queryId } from '../wire/numbers.ts';

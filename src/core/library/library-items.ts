@@ -1,4 +1,4 @@
-// The spec's "Rating / favourite item", one shape for three lists of the user's library:
+// `RatingItem` of the platform OpenAPI document (a rating or favourite item), one shape for three lists of the user's library:
 //   ratings     one item per rating (scope title, series, season or episode), id = the rating's id;
 //   favourites  one item per favourite title, id = the title state's id, scope title or series;
 //   statuses    one item per title with a show status, id = the title state's id (GET /me/show-statuses).

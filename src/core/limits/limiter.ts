@@ -173,7 +173,7 @@ export class FailureLimits {
   }
 }
 
-/** The headers a decision puts on a response (spec: Headers on every platform response). */
+/** The headers a decision puts on a response (every platform response carries them: the platform OpenAPI document, Conventions). */
 export function rateLimitHeaders(d: Decision): Record<string, string> {
   return {
     'X-RateLimit-Limit': String(d.limit),

@@ -1,4 +1,4 @@
-// Every rate limit of the service, in one table (spec: Limits): its size, window and key. Which
+// Every rate limit of the service, in one table: its size, window and key. Which
 // endpoints a limit counts is said where the endpoint is defined: a procedure names its buckets in its
 // metadata (`limits`), an Express-only route counts its own. The README's table and the OpenAPI
 // documents are made from this table and the procedures.
@@ -37,7 +37,7 @@ const LIMIT_DEFS = [
   { id: 'token-reads', surface: 'platform', checkedBy: 'pipeline', endpoint: 'authenticated reads (GET; tRPC queries)', applies: 'reads', points: 300, seconds: MINUTE, key: 'app_user' },
   { id: 'token-writes', surface: 'platform', checkedBy: 'pipeline', endpoint: 'authenticated writes (POST, PUT, PATCH, DELETE; tRPC mutations)', applies: 'writes', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'app', surface: 'platform', checkedBy: 'pipeline', endpoint: 'every authenticated request of an app', applies: 'all', points: 6000, seconds: MINUTE, key: 'app' },
-  // Not in the spec: requests without a valid bearer token still carry honest headers.
+  // A bucket of our own (docs/decisions.md, Rate limits): requests without a valid bearer token still carry honest headers.
   { id: 'unauthenticated', surface: 'platform', checkedBy: 'pipeline', endpoint: 'requests without a valid bearer token', applies: 'unauthenticated', points: 300, seconds: MINUTE, key: 'ip' },
   { id: 'device-code', surface: 'platform', checkedBy: 'route', routes: ['POST /auth/device/code'], endpoint: 'POST /auth/device/code', points: 10, seconds: HOUR, key: 'ip' },
   { id: 'device-token', surface: 'platform', checkedBy: 'route', routes: ['POST /auth/device/token', 'POST /oauth/token'], endpoint: 'POST /auth/device/token (and device-code polls sent to POST /oauth/token)', points: 200, seconds: 10 * MINUTE, key: 'ip' },
@@ -55,7 +55,7 @@ const LIMIT_DEFS = [
   { id: 'sync-changes', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-snapshot', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-write', surface: 'platform', checkedBy: 'procedure', points: 30, seconds: MINUTE, key: 'operation_app_user' },
-  // Not in the spec: the full export reads every row the user has, so a user gets a few an hour,
+  // A bucket of our own: the full export reads every row the user has, so a user gets a few an hour,
   // whichever official app asks (core/export).
   { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },

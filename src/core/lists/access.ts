@@ -3,8 +3,8 @@
 // users invited to it. To anyone else it does not exist (404), so a private profile's lists look like a
 // name that does not exist (docs/decisions.md, "Who sees a private profile"). Items:
 // owner and collaborators add, remove and reorder them. Settings, deletion and collaborators: the owner
-// only. A caller not allowed a write gets 404 `not_found` too (the spec's 403 is about a token's access
-// to the surface, not about one record; docs in the OpenAPI of each write).
+// only. A caller not allowed a write gets 404 `not_found` too (403 is about a token's access
+// to the surface, not about one record: docs/decisions.md, Lists; and the OpenAPI of each write).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, notFound } from '../errors.ts';
 import { selectListAccess } from './repository.ts';

@@ -1,4 +1,4 @@
-// What the title detail shows of lists (spec: Title detail response): the user's lists with
+// What the title detail shows of lists (`userLists` and `featuredLists` of `TitleDetail` in the platform OpenAPI document): the user's lists with
 // `containsItemId`, and the operator-featured lists containing the title. Each is a subquery the title
 // detail embeds in its one statement (userListsOf / featuredListsOf, repository.ts), and a function that
 // runs it alone.
@@ -17,7 +17,7 @@ export { featuredListsOf, TITLE_FEATURED_MAX, TITLE_USER_LISTS_MAX, userListsOf 
 
 export type ListPreviewPoster = { posterPath: string; movieDbId: number; type: 'movie' | 'show' };
 
-/** TitleUserList (spec), exactly. */
+/** One entry of the title detail's `userLists` (the platform OpenAPI document), exactly. */
 export type TitleUserList = {
   id: number;
   name: string;

@@ -1,4 +1,4 @@
-// One list row -> the list shapes of the spec: List (create and update responses), list summary
+// One list row -> the list shapes of the platform OpenAPI document: List (create and update responses), list summary
 // (GET /me/lists, and the `lists` change-feed record), TitleUserList (title detail) and the profile
 // home's summary without `description`. All come from the same columns (repository.ts), so they
 // always agree. The title detail's lists come as JSON (ids numbers, timestamps text): read the same way.

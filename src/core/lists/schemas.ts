@@ -1,8 +1,8 @@
-// Wire shapes of lists (spec: List, List summary, List detail, ListPreviewPoster) and the inputs of the
+// Wire shapes of lists (`List`, `ListSummary`, `ListDetail`, `ListPreviewPoster` in the platform OpenAPI document) and the inputs of the
 // list endpoints. Absent sync and external values are null, never omitted: a plain list has
 // externalSource, externalUrl, lastSyncedAt, dynamicListLastFullSyncedAt, lastSyncError,
-// dynamicListSyncState and dynamicListFilters null (the spec's own List shape has lastSyncedAt null, and
-// the summary's externalSource is "non-null for externally managed lists").
+// dynamicListSyncState and dynamicListFilters null (as the platform OpenAPI document describes them: `List`'s
+// lastSyncedAt is null for other lists, and `ListSummary`'s externalSource null for lists not externally managed).
 import { z } from 'zod';
 import { jsonId, queryId, queryInt } from '../wire/numbers.ts';
 import { DISCOVER_SORTS, titleType } from '../catalog/schemas.ts';
@@ -10,7 +10,7 @@ import { DISCOVER_SORTS, titleType } from '../catalog/schemas.ts';
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
 export const listId = queryId();
 
-/** Page sizes of list reads (spec: lists default 50, max 100); list items page the same way. */
+/** Page sizes of list reads (lists: default 50, max 100); list items page the same way. */
 export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 100;
 

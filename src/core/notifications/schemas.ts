@@ -1,5 +1,5 @@
 // Wire shapes of notifications and their preferences, and the inputs of the notification endpoints.
-// The spec names the scopes only (notifications:read / notifications:write); the shapes are ours.
+// The scopes are notifications:read / notifications:write; the shapes are ours (docs/decisions.md, Notifications).
 import { z } from 'zod';
 import { queryBoolean } from '../catalog/schemas.ts';
 import { queryInt } from '../wire/numbers.ts';

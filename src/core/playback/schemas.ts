@@ -1,4 +1,4 @@
-// Wire shapes of the playback module: the playback event body (spec: Playback), its 200 answer, and the
+// Wire shapes of the playback module: the playback event body (POST /playback/{action} in the platform OpenAPI document), its 200 answer, and the
 // Continue Watching item. Bodies are strict (unknown fields are a 400) and every number has a range.
 import { z } from 'zod';
 import { ID_MAX } from '../wire/numbers.ts';

@@ -1,4 +1,4 @@
-// The playback session state machine (spec: States and transitions, Playback session rows), pure.
+// The playback session state machine (the states and transitions of a playback session), pure.
 // STATE_TABLE is the table, also published in the OpenAPI description of POST /playback/{action}.
 import { ApiError } from '../errors.ts';
 import type { PlaybackAction } from './schemas.ts';

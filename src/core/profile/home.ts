@@ -1,4 +1,4 @@
-// The deprecated profile home (spec: Profile home): the user's lists and their most recent watches.
+// The deprecated profile home (GET /profile/home, `ProfileHome` in the platform OpenAPI document): the user's lists and their most recent watches.
 // Its successors are GET /me/lists and GET /me/history.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProfilePart } from '../actor-visibility.ts';

@@ -1,5 +1,5 @@
-// Wire shapes of the profile home (deprecated) and the community statistics (spec: Profile home,
-// Community statistics). As elsewhere, fields the contract does not mark nullable are never null: a
+// Wire shapes of the profile home (deprecated) and the community statistics (`ProfileHome`,
+// `CommunityStats` in the platform OpenAPI document). As elsewhere, fields the contract does not mark nullable are never null: a
 // movie's entry in recentWatchHistory has season 0, episode 0 and episodeTitle "".
 import { z } from 'zod';
 import { listSummary } from '../lists/schemas.ts';

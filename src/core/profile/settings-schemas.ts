@@ -1,4 +1,4 @@
-// Wire shapes of the user's own profile and preferences (platform API). The spec names these only by path or scope; docs/decisions.md says
+// Wire shapes of the user's own profile and preferences (platform API). Their shapes are ours (only paths and scopes are given); docs/decisions.md says
 // what each field means. As elsewhere, text the user has not set is "" and optional values are null.
 import { z } from 'zod';
 import { DEFAULT_WATCHED_THRESHOLD } from '../playback/schemas.ts';

@@ -8,7 +8,7 @@ import { ID_MAX } from '../wire/numbers.ts';
 // rule (and clock-skew allowance) as POST /watch-history. Such an item is `invalid`, the rest applied.
 const pastDateTime = wireDateTime().refine((s) => notInFuture(Date.parse(s)), IN_FUTURE);
 
-// How an item names a title (spec: Bulk sync). null is taken as absent: importers often send it.
+// How an item names a title (the bulk sync items of the platform OpenAPI document). null is taken as absent: importers often send it.
 const titleRef = {
   client_item_id: z.string().max(200).nullish(),
   movie_db_id: z.number().int().min(1).max(ID_MAX).nullish(),

@@ -1,4 +1,4 @@
-// The title detail (spec: GET /title/{type}/{id}): the catalog's title with season stats and
+// The title detail (GET /title/{type}/{id}, `TitleDetail` in the platform OpenAPI document): the catalog's title with season stats and
 // recommendations, the user's interaction, watches, lists and collection status (each only with the read
 // scope the private-field rule names, else null / empty), featured lists, the users' average rating and
 // the catalog source's rating. One statement reads the title, the featured lists and the user's library

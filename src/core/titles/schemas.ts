@@ -1,5 +1,5 @@
-// Wire shapes and inputs of the title module: the title detail (spec: "Title detail response"), seasons,
-// episodes and the calendar (the spec names these routes only; their shapes are ours, documented here).
+// Wire shapes and inputs of the title module: the title detail (`TitleDetail` in the platform OpenAPI document), seasons,
+// episodes and the calendar (their shapes are ours, documented here).
 // Query strings arrive as text: numbers use explicit z.coerce.
 import { z } from 'zod';
 import { wireDay } from '../wire/dates.ts';

@@ -1,4 +1,4 @@
-// Public catalog: search, discover, trending (spec: Public API).
+// Public catalog: search, discover, trending (the public OpenAPI document).
 import { catalogItems, discoverInput, searchInput, trendingInput } from '../../core/catalog/schemas.ts';
 import { discoverCatalog, searchCatalog, trendingCatalog } from '../../core/catalog/service.ts';
 import { publicProcedure, router, type Context } from '../trpc.ts';

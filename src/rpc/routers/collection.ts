@@ -1,4 +1,4 @@
-// The user's physical and digital collection (spec: GET /me/collection; writes: decisions in the README).
+// The user's physical and digital collection (GET /me/collection in the platform OpenAPI document; writes: docs/decisions.md, Collection).
 import { z } from 'zod';
 import { collectionPage as readPage } from '../../core/collection/read.ts';
 import {

@@ -1,4 +1,4 @@
-// The community overview (spec: Public API, GET /community/overview).
+// The community overview (GET /community/overview in the public OpenAPI document).
 import { z } from 'zod';
 import { communityOverview } from '../../core/community/community-overview.ts';
 import { communityOverview as communityOverviewShape, OVERVIEW_LISTS, OVERVIEW_TITLES } from '../../core/community/schemas.ts';

@@ -1,4 +1,4 @@
-// The acting user (spec: GET /me).
+// The acting user (GET /me, `Me` in the platform OpenAPI document).
 import { z } from 'zod';
 import { me, meOutput } from '../../core/accounts/me.ts';
 import { platformProcedure, router } from '../trpc.ts';

@@ -1,5 +1,5 @@
 // Notifications: the inbox (cursor pages, unread count), marking read, and preferences per kind.
-// Scopes: reads notifications:read, writes notifications:write (spec scope table). Notifications are
+// Scopes: reads notifications:read, writes notifications:write (the scope table of the platform OpenAPI document). Notifications are
 // produced by real events (src/core/notifications: list invitations, list likes, new episodes, trophies).
 import { z } from 'zod';
 import { countUnread, listNotifications } from '../../core/notifications/inbox.ts';

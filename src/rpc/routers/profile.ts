@@ -1,4 +1,4 @@
-// The deprecated profile home and the community statistics (spec: Profile home, Community statistics).
+// The deprecated profile home and the community statistics (`ProfileHome`, `CommunityStats` in the platform OpenAPI document).
 import { z } from 'zod';
 import { visibleProfileParts } from '../../core/actor-visibility.ts';
 import { communityStats } from '../../core/profile/community-stats.ts';

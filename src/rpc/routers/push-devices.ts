@@ -1,4 +1,4 @@
-// Mobile push devices (spec: Reserved, Push device): official apps only (others 403
+// Mobile push devices (`PushDevice` in the platform OpenAPI document; docs/decisions.md, Push devices): official apps only (others 403
 // `first_party_only`); registering and removing need notifications:write, the list notifications:read.
 import { z } from 'zod';
 import { listPushDevices, registerPushDevice, removePushDevice } from '../../core/devices/service.ts';

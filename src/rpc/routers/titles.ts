@@ -1,5 +1,5 @@
-// Procedures of the titles module: title detail (spec), seasons, episodes and the calendar (routes the
-// spec names without shapes; ours are in core/titles/schemas.ts). All need profile:read; the user's
+// Procedures of the titles module: title detail (`TitleDetail` in the platform OpenAPI document), seasons, episodes
+// and the calendar (shapes of our own, in core/titles/schemas.ts). All need profile:read; the user's
 // state in them follows the private-field rule (core/actor-visibility.ts).
 import { calendar } from '../../core/titles/calendar.ts';
 import { titleDetail } from '../../core/titles/detail.ts';

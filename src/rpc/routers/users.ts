@@ -1,4 +1,4 @@
-// Public user profiles (spec: Public API, GET /users/{username}).
+// Public user profiles (GET /users/{username} in the public OpenAPI document).
 import { z } from 'zod';
 import { PROFILE_FAVOURITES, PROFILE_LISTS, PROFILE_RECENT_WATCHES, publicProfile as publicProfileShape } from '../../core/community/schemas.ts';
 import { publicProfile } from '../../core/community/public-profile.ts';
