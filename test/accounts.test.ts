@@ -126,7 +126,7 @@ describe('users', () => {
 });
 
 describe('scopes', () => {
-  it('are the spec 16, in order, each described; email:read is not one of them', () => {
+  it('are the documented 16, in order, each described; email:read is not one of them', () => {
     expect(SCOPES).toHaveLength(16);
     expect(SCOPES[0]).toBe('profile:read');
     expect(SCOPES[15]).toBe('events:read');
@@ -156,7 +156,7 @@ describe('apps', () => {
   it('creates a confidential app whose secret is stored hashed and verifies', async () => {
     const created = await createApp(em(), { name: 'Server app', redirectUris, scopes: ['history:read', 'profile:read'], confidential: true, official: true });
     expect(created.client_secret).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    // Stored in the spec's order whatever order they were given in.
+    // Stored in the order of SCOPES whatever order they were given in.
     expect(created.allowed_scopes).toEqual(['profile:read', 'history:read']);
     const app = (await findApp(em(), created.client_id))!;
     expect(app.official).toBe(true);

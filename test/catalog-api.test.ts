@@ -27,7 +27,7 @@ async function items(path: string): Promise<Item[]> {
   return list;
 }
 
-// The spec's "Public catalog item": every field present, none null, each of its type.
+// `CatalogItem` of the public OpenAPI document: every field present, none null, each of its type.
 const FIELD_TYPES: Record<string, 'string' | 'integer' | 'number' | 'boolean' | 'string[]'> = {
   id: 'string',
   movieDbId: 'integer',

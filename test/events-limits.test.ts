@@ -1,4 +1,4 @@
-// The spec's limits on playback, at their real counts: POST /playback/{action} 120 per 5 minutes per
+// The limits on playback (core/limits/table.ts), at their real counts: POST /playback/{action} 120 per 5 minutes per
 // user; GET /playback/events 20 connection attempts per minute per token and 60 per user, whether the
 // stream is opened with the bearer token or with a ticket that token asked for.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

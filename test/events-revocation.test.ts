@@ -15,7 +15,8 @@ import { makeApp, makeUser, PASSWORD, postAccountSignIn, postForm, postJson } fr
 import { platform, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { issueRefreshToken, issueToken } from './helpers/tokens.ts';
 
-/** The revocation's answer to the stream's end, at most (the spec's bound). */
+/** The revocation's answer to the stream's end, at most (a revoked token's stream ends within 2 s;
+ * docs/security.md, 'An open event stream ends with its token', says how). */
 const END_WITHIN_MS = 2_000;
 const SCOPES = 'playback:write playback:read events:read';
 

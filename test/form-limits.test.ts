@@ -45,7 +45,7 @@ async function postForm(path: string, fields: Record<string, string>, headers: R
 
 const post = (s: Session, path: string, fields: Record<string, string> = {}) => postForm(path, { csrf: s.csrf, ...fields }, { cookie: s.cookie });
 
-/** A refusal as the spec has it: 429 with Retry-After, and a page that says when to try again. */
+/** A refusal as the pages answer one (docs/security.md, 'Account and developer-app forms have buckets'): 429 with Retry-After, and a page that says when to try again. */
 function expectRefused(a: Answer, points: number, window: string): void {
   expect(a.status).toBe(429);
   expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);

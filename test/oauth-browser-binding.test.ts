@@ -3,7 +3,7 @@
 // the victim signs in from theirs, and the attacker resumes in the first browser and receives a code (or
 // device tokens) for the victim. Each step reads its interaction through the provider's cookie-checked
 // interactionDetails, so the victim's browser is told the sign-in was started elsewhere and nobody is
-// signed in; the spec's consent form (POST /oauth/authorize) carries a secret bound to the browser
+// signed in; the consent form (POST /oauth/authorize) carries a secret bound to the browser
 // that was shown the consent page. Two real Chromium contexts play the two browsers.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

@@ -82,7 +82,7 @@ describe('device flow', () => {
     expect(((await me.json()) as { username: string }).username).toBe('alice');
   }, 90_000);
 
-  it('answers the spec JSON shim with tokens and the username after approval from verification_uri_complete', async () => {
+  it('answers the JSON shim (/auth/device/token) with tokens and the username after approval from verification_uri_complete', async () => {
     const created = await makeApp(app);
     const code = await postJson(`${app.url}/api/platform/v1/auth/device/code`, { client_id: created.client_id, client_secret: null });
     expect(code.status).toBe(200);

@@ -72,7 +72,7 @@ async function pkceParams(clientId: string, extra: Record<string, string> = {}) 
 }
 
 describe('device codes', () => {
-  it('answers with the spec shape, then authorization_pending; unknown and expired codes are expired', async () => {
+  it('answers with the documented shape, then authorization_pending; unknown and expired codes are expired', async () => {
     const created = await makeApp(app, { scopes: ['profile:read', 'history:read'] });
     const res = await postJson(path('/auth/device/code'), { client_id: created.client_id, scope: 'profile:read' });
     expect(res.status).toBe(200);

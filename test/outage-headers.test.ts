@@ -1,4 +1,4 @@
-// The spec puts the rate-limit headers on every platform response: also on the 500 a request gets while
+// Every platform response carries the rate-limit headers (the platform OpenAPI document, Conventions): also on the 500 a request gets while
 // the database is away (its token cannot even be checked), on REST and on /trpc alike, and the service
 // answers normally again once the database returns. Services mode: the outage is this file's database
 // refusing connections (ALLOW_CONNECTIONS false, its sessions ended), the server itself stays up.

@@ -25,7 +25,7 @@ afterAll(() => app?.stop());
 
 let seq = 0;
 const token = (length = 64) => `${String(++seq).padStart(6, '0')}${'f'.repeat(length - 6)}`;
-/** The body as the spec writes it: platform and provider left out (this 64-hex token makes them ios/apns). */
+/** The documented body (docs/decisions.md, Push devices): platform and provider left out (this 64-hex token makes them ios/apns). */
 const device = (over: Record<string, unknown> = {}) => ({
   token: token(),
   environment: 'production',

@@ -1,5 +1,5 @@
-// Consent approvals are limited per user (spec: POST /oauth/authorize, 30 approvals a minute per
-// user), and the limit is met where the user meets it: clicking Allow in the browser. The 30th approval
+// Consent approvals are limited per user (POST /oauth/authorize, 30 approvals a minute per
+// user: the `consent-approvals` bucket), and the limit is met where the user meets it: clicking Allow in the browser. The 30th approval
 // still sends a code to the app; the 31st answers 429 with a page saying when to try again and
 // Retry-After, and no code reaches the redirect URI. Runs in both modes (one instance).
 import type { Browser, BrowserContext, Page } from 'playwright-core';

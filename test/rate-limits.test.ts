@@ -1,7 +1,7 @@
 // Rate limits with real counts over real HTTP: each bucket passes the request at its limit and answers
 // the next with 429 `rate_limited`, Retry-After and the headers; a rejected request spends nothing from
 // the other buckets; headers on every platform and public response; X-Forwarded-For only from trusted
-// proxies. The request counts are the spec's, not scaled down.
+// proxies. The request counts are the real ones of core/limits/table.ts, not scaled down.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketsOf, generalBuckets, limitById, type Bucket } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';

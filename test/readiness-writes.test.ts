@@ -40,7 +40,7 @@ async function readyz(target: { url: string }) {
 /**
  * Writes batches until one fails: space already allocated to the tables (PostgreSQL extends a table by
  * several pages at a time) takes some writes before one needs more. Asserts the answer of the one that
- * fails: the spec's temporary server failure, nothing more.
+ * fails: the API's temporary server failure (500 `server_error`), nothing more.
  */
 async function writeUntilRefused(target: { url: string }, token: string) {
   let answer = await writeWatches(target, token, 100);

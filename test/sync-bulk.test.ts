@@ -1,5 +1,6 @@
 // Bulk sync (POST /sync/{resource}): per-item results, the envelope's limits, scopes, and idempotency
-// exactly as the spec's state table (replay, conflict, in progress, 24-hour expiry).
+// exactly as the Idempotency-Key parameter of the platform OpenAPI document says (replay, conflict, in progress,
+// 24-hour expiry).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
 import { runBulkSync } from '../src/core/sync/bulk.ts';

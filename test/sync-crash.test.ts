@@ -54,7 +54,7 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
     expect(await historyChanges(server)).toBe(0);
     // On PostgreSQL the killed server's transaction lives on until its backend notices the closed
     // connection (here: when the hold ends), still holding the key: 409 request_in_progress, and the
-    // client retries the same key, as the spec's table says.
+    // client retries the same key, as the Idempotency-Key parameter of the platform OpenAPI document says.
     let retry = await call(server, 'POST', '/sync/history', { items }, { 'idempotency-key': key });
     while (retry.status === 409 && retry.body.error === 'request_in_progress') {
       await new Promise((r) => setTimeout(r, 200));

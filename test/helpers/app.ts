@@ -33,7 +33,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
     HOST: '127.0.0.1',
     DATA_DIR: database.dataDir,
     DEMO_DATA: 'off',
-    // The spec's limits would stop the many OAuth requests of other test files from one address;
+    // The real limits (core/limits/table.ts) would stop the many OAuth requests of other test files from one address;
     // rate-limit tests turn them on. Keys get a prefix of their own: parallel files share one Redis.
     RATE_LIMITS: 'off',
     // The trophy job would award (and notify) behind other files' backs on a timer; trophy tests run it by hand.

@@ -1,4 +1,5 @@
-// Idempotency keys of bulk writes (docs/decisions.md, Bulk sync and the change feed), keyed per app, user, operation and key.
+// Idempotency keys of bulk writes, keyed per app, user, operation and key (the Idempotency-Key
+// parameter of the platform OpenAPI document; docs/decisions.md, Bulk sync and the change feed).
 // Everything happens inside the batch's own transaction:
 //   - a transaction-scoped advisory lock on the key marks it "in progress": a request that cannot take
 //     it at once gets 409 request_in_progress (it never waits, so no open transaction waits on another);
