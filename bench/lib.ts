@@ -60,7 +60,7 @@ export async function prepareCatalog(target: { databaseUrl?: string; dataDir: st
 /**
  * Benchmarks delete what they seeded, and the database is kept between runs: without this, dead rows,
  * bloated indexes and stale statistics from earlier runs (a million-row change feed, say) change the
- * plans the next run measures (history pages measured p99 471 ms before, 34 ms after).
+ * plans the next run measures (figures: docs/performance.md, 'Vacuum between benchmark runs').
  */
 async function vacuumAnalyze(url: string) {
   const c = new pg.Client({ connectionString: url });

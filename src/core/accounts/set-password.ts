@@ -18,7 +18,8 @@ import type { User } from './service.ts';
 /** Case-insensitive username; the password follows the rules of createUser. Unknown user: not_found. */
 export async function setUserPassword(em: EntityManager, username: string, password: string): Promise<User> {
   const normalized = checkPassword(password);
-  // Hashed before the transaction: argon2's ~35 ms need hold no connection.
+  // Hashed before the transaction: argon2's CPU time need hold no connection (figures: docs/performance.md,
+  // 'argon2id hash cost').
   const hash = await hashSecret(normalized);
   return transaction(em, async (tx) => {
     const user = await userByUsername(tx, username);

@@ -178,8 +178,8 @@ export const looseWordSimilarity = (k: Kysely<Tables>) =>
 /**
  * The search; when it finds nothing, once more with a looser word similarity, which tolerates a typo in
  * every word ("spirted awey" is 0.5 word-similar to "spirited away"). Only a search that found nothing
- * pays for the retry: the looser threshold for every search would triple the cost of common words
- * ("the matrix": 16 ms to 58 ms on the demo catalog).
+ * pays for the retry: the looser threshold for every search would make searches for common words
+ * ("the matrix") several times slower (figures: docs/performance.md, 'Catalog search: the looser retry').
  */
 export async function searchItems(em: EntityManager, input: SearchInput) {
   const rows = await searchQuery(db(em), input).execute();

@@ -1,7 +1,6 @@
 // Hot reads compiled once per shape. Kysely builds a statement's operation tree and compiles it to text
-// on every call; for the title detail that is 0.26 ms of JavaScript per request (measured: build and
-// compile 258 µs, against 35 µs for the bearer token's statement), more than a tenth of a core at the
-// rates the benchmarks reach. The text depends only on the statement's shape (which joins and filters
+// on every call; for the title detail that is more than a tenth of a core at the rates the benchmarks
+// reach (figures: docs/performance.md, 'Statements compiled once per shape'). The text depends only on the statement's shape (which joins and filters
 // it has); the values travel as bound parameters. So each shape is built once, with placeholders
 // standing for the values, and later calls only put their values in the placeholders' places.
 import { CompiledQuery, type Compilable } from 'kysely';

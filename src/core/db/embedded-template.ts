@@ -1,8 +1,8 @@
 // A freshly initialised, empty PGlite cluster, made once per installed PGlite version when the project's
 // packages are installed (`npm install` runs this file: package.json's postinstall), which the first
 // embedded start loads instead of running initdb. PGlite's initdb starts a second PostgreSQL and an
-// initdb program beside the first, each with its own WebAssembly memory: about 1.1 GB of peak RSS for a
-// few seconds, against about 300 MB for loading this 4.5 MB archive. Without the file (installed with
+// initdb program beside the first, each with its own WebAssembly memory: a peak RSS several times that
+// of loading this archive (figures: docs/performance.md, 'Embedded cluster template'). Without the file (installed with
 // --ignore-scripts, or it could not be written) a first start runs initdb as before.
 //
 // Only node builtins and PGlite here: the Dockerfile runs it before the rest of the sources are copied.

@@ -83,7 +83,8 @@ export async function openEmbedded(dataDir: string, opts: { requireOwnership?: b
     ...(template ? { loadDataDir: template } : {}),
     // shared_buffers 32 MB instead of PostgreSQL's 128 MB: PGlite's memory is WebAssembly memory, which
     // grows and never shrinks, and the data files are the process's own files, cached by the OS anyway.
-    // It took 175 MB off the resident size after a first start, with catalog throughput unchanged.
+    // It made the resident size smaller with catalog throughput unchanged (figures: docs/performance.md,
+    // 'Embedded shared_buffers').
     startParams: [...PGlite.defaultStartParams, '-c', `shared_buffers=${EMBEDDED_SHARED_BUFFERS}`],
   });
   // Connections are cheap here: the server queues queries and keeps a transaction on its own connection.

@@ -1,8 +1,8 @@
 // Named (server-side prepared) statements for the hottest reads: the bearer token's verification, the
 // title detail, the history page and the ratings / favourites pages. PostgreSQL plans an unnamed
-// statement anew each time it runs, and for the title detail planning cost as much as running it
-// (2.3 ms of 4.6 ms); a named statement is parsed once per connection and its plan reused. Measured through bare `pg` on the library benchmark's
-// title detail: 401 req/s unnamed, 908 req/s named.
+// statement anew each time it runs, and for the title detail planning cost as much as running it; a
+// named statement is parsed once per connection and its plan reused (figures: docs/performance.md,
+// 'Named prepared statements').
 //
 // Statements opt in (`prepared(em, q)` in sql.ts) only where their text comes from a small, fixed set of
 // shapes: each distinct text is parsed once on each pooled connection and stays there. kysely sends a

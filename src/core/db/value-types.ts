@@ -3,7 +3,7 @@
 // ever computed) and `interval` stay text, as MikroORM's PostgreSQL driver keeps them. Given to the pool
 // through MikroORM's `driverOptions` (pg's `types` option), so the query builder needs no conversion pass
 // after the fact: MikroORM's `convertValues` converted each row in JavaScript and cost more than running
-// the statement (about 4.4 ms per page of 51 rows).
+// the statement (figures: docs/performance.md, 'Value parsing in the pool').
 import pg from 'pg';
 
 const TEXT = [1082, 1114, 1186]; // date, timestamp, interval

@@ -7,7 +7,7 @@ import { insertChunk, readChunk } from './repository.ts';
 
 // Read back, a chunk is one result message of twice its size (bytea comes as hex text): at 1 MiB a
 // chunk, the buffers of those messages fragmented the process's native heap, and the peak RSS of an
-// import grew with the file (a 150,000-row file: 287 MiB; 64 KiB chunks: 242 MiB, 5,000 rows: 205).
+// import grew with the file (figures: docs/performance.md, 'Import file chunks and peak RSS').
 export const CHUNK_BYTES = 64 * 1024;
 
 /** The file passed the size cap; nothing of it is kept (the caller deletes the run). */

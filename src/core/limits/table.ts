@@ -80,8 +80,8 @@ const LIMIT_DEFS = [
   { id: 'export-page', surface: 'pages', checkedBy: 'route', endpoint: 'downloads of the full export from /account/export', points: 10, seconds: HOUR, key: 'user' },
   // The account and developer-app forms (oauth/form-limits.ts): every POST counts, per signed-in user
   // (per address without a session), always on, so no loop of a form does unbounded work. Sizes a
-  // person never meets by hand. A secret rotation hashes with argon2 (about 24 ms of CPU): a handful
-  // an hour, room to rotate every app after a leak.
+  // person never meets by hand. A secret rotation hashes with argon2, which costs CPU (figures:
+  // docs/performance.md, 'argon2id hash cost'): a handful an hour, room to rotate every app after a leak.
   { id: 'app-secret', surface: 'pages', checkedBy: 'route', endpoint: 'client secret rotations on /account/apps', points: 10, seconds: HOUR, key: 'user_or_ip' },
   // Registering an app makes a row (and, for a confidential app, an argon2 hash). An account holds at
   // most 20 apps, which it may fill in one sitting; deleting and registering again in a loop meets this.

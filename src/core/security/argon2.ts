@@ -1,6 +1,7 @@
 // One place for how secrets are hashed: users' passwords and confidential apps' client secrets.
-// argon2id with OWASP's recommended minimum (19 MiB memory, 2 passes, 1 lane): about 35 ms a hash on
-// this hardware, and a third of the library default's 64 MiB, so concurrent logins do not exhaust memory.
+// argon2id with OWASP's recommended minimum (19 MiB memory, 2 passes, 1 lane): a hash takes tens of
+// milliseconds (figures: docs/performance.md, 'argon2id hash cost'), and a third of the library
+// default's 64 MiB, so concurrent logins do not exhaust memory.
 import argon2 from 'argon2';
 
 export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;

@@ -18,8 +18,8 @@ import type { FeedPosition, SnapshotPosition } from './feed-cursor.ts';
  *
  * The page is chosen first (the inner select, ordered and limited) and the latest state is looked up for
  * its rows only: written as one join, a low row estimate for a small log made the planner look up every
- * remaining change of the user before sorting and limiting (19 ms against 3.7 ms for a page of 500 from
- * the middle of a 10,000-change log; the feed benchmark's 10,000-row figure was 4-5x its 100,000-row one).
+ * remaining change of the user before sorting and limiting, so a small log paged slower than a large one
+ * (figures: docs/performance.md, 'Change feed: the page before the latest state').
  * The lookup always finds at least the change itself, so the join drops nothing.
  */
 function changesPageQuery(em: EntityManager, userId: string, from: FeedPosition, resources: readonly string[], limit: number) {

@@ -186,8 +186,9 @@ export async function importCatalog(
   const results: ImportResult[] = [];
   for (const source of sources) results.push(await importSource(em, source, onProgress, options));
   await refreshRecommendations(em);
-  // Bulk inserts leave the GIN indexes' pending lists long (every search would scan them: 6-10 ms
-  // instead of 0.3 ms) and the planner without statistics (it then scans the whole table).
+  // Bulk inserts leave the GIN indexes' pending lists long (every search would scan them) and the
+  // planner without statistics (it then scans the whole table). (figures: docs/performance.md,
+  // 'Catalog search after a bulk import')
   await vacuumCatalog(em);
   return results;
 }
