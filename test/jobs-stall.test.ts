@@ -49,11 +49,21 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
   type QueueJob = { id: string; state: string; retry_count: number; output: { message?: string; value?: { message?: string } } | null };
   const trophyJob = async (id: string) =>
     (await db.query<QueueJob>(`select id, state::text, retry_count, output from pgboss.job where id = $1`, [id])).rows[0]!;
-  /** Waits for a trophy run of pg-boss's to be active (it waits on the test's lock) and returns its id. */
-  const activeRun = async () => {
+  /**
+   * Takes the lock that makes trophy runs hang (in `lock`'s open transaction) and waits for a run that
+   * waits on it; returns its id. Only a run started after the lock was granted surely waits on it: one
+   * already active then may have read trophy_cursor before, and completes (a loaded machine makes that
+   * likely), so runs are picked by their start, read on the database's clock.
+   */
+  const hungRun = async (lock: pg.Client) => {
+    await lock.query('begin');
+    await lock.query('lock table trophy_cursor in access exclusive mode');
+    const locked = (await lock.query<{ at: Date }>('select clock_timestamp() as at')).rows[0]!.at;
     let id: string | undefined;
     await waitFor('a trophy run waiting on the lock', async () => {
-      id = (await db.query<{ id: string }>(`select id from pgboss.job where name = 'trophies' and state = 'active' limit 1`)).rows[0]?.id;
+      id = (
+        await db.query<{ id: string }>(`select id from pgboss.job where name = 'trophies' and state = 'active' and started_on > $1 limit 1`, [locked])
+      ).rows[0]?.id;
       return id !== undefined;
     });
     return id!;
@@ -82,9 +92,7 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     await lock.connect();
     let released = false;
     try {
-      await lock.query('begin');
-      await lock.query('lock table trophy_cursor in access exclusive mode');
-      const stuck = await activeRun();
+      const stuck = await hungRun(lock);
       // Failed by its own worker at the expiry while it still hangs, so it no longer holds the queue.
       await waitFor(`the hung run to be failed at its expiry: ${await jobState()}`, async () => (await trophyJob(stuck)).state !== 'active', 60_000);
       const failed = await trophyJob(stuck);
@@ -113,9 +121,7 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     await lock.connect();
     let orphan: string;
     try {
-      await lock.query('begin');
-      await lock.query('lock table trophy_cursor in access exclusive mode');
-      orphan = await activeRun();
+      orphan = await hungRun(lock);
       // kill -9 while its run is active: nothing of it will complete or fail that job.
       await a.kill();
     } finally {
