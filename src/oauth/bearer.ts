@@ -10,9 +10,9 @@ import type { Actor } from '../core/actor.ts';
 import { touchGrant } from '../core/connected-apps/service.ts';
 import type { Sql } from '../core/db/sql.ts';
 import { tokenRow, tokenStatement } from '../core/tokens/repository.ts';
+import { artifactKey } from './adapter.ts';
 
 type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenRow>>>;
-import { artifactKey } from './adapter.ts';
 
 // The database moves a grant's last use at most once a minute; this process also asks at most that often,
 // so a busy token costs no write per request. Bounded: the oldest entries go first.
