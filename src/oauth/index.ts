@@ -26,7 +26,7 @@ import { shapeResponses } from './shape.ts';
 import { endpointShims } from './shims.ts';
 import { DISCOVERY_PATH, OAUTH_ROUTES } from './routes.ts';
 import { strictRouter } from '../rest/routing.ts';
-import { verifySecret } from '../core/security/argon2.ts';
+import { verifyHashedClientSecrets } from './client-secret-hash.ts';
 
 export type OAuth = { provider: Provider; router: Router; authenticate: RequestHandler };
 
@@ -66,10 +66,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
     },
     accountExists: async (id) => Boolean(await findUserById(orm.em.fork(), id)),
   });
-  // Client secrets are stored as argon2id hashes: compare by verifying, never by equality.
-  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
-    return Boolean(this.clientSecret && actual) && verifySecret(this.clientSecret!, actual);
-  };
+  verifyHashedClientSecrets(provider);
   shapeResponses(provider, orm);
   const callback = atBaseUrl(provider.callback() as (req: Request, res: Response) => void, deps.config.baseUrl);
   const { cookieKeys } = await providerKeys(orm);
