@@ -9,7 +9,8 @@ import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
-import type { Context, Meta } from '../rpc/trpc.ts';
+import type { Context } from '../rpc/trpc.ts';
+import { listProcedures } from '../rpc/router-procedures.ts';
 import { errorBody, errorHeaders, PUBLIC_BASE } from './envelope.ts';
 import { restProcedure, type Surface } from '../rpc/procedures.ts';
 import { hasBody } from './body.ts';
@@ -48,8 +49,8 @@ type Captured = { ctx?: Context; error?: ApiError };
 /** `catalog.search` -> `GET /api/public/v1/catalog/search`, for logs and metrics. */
 function routeLabels(router: OpenApiRouter, base: string): Map<string, string> {
   const labels = new Map<string, string>();
-  for (const [name, proc] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
-    const o = proc._def.meta?.openapi;
+  for (const { name, meta } of listProcedures(router)) {
+    const o = meta?.openapi;
     if (o) labels.set(name, `${o.method} ${base}${o.path}`);
   }
   return labels;

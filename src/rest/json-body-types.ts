@@ -5,7 +5,7 @@
 // `coerce` flag is pinned to what the schema author wrote (an explicit z.coerce stays). Path
 // parameters, merged into the same input, are strings and keep the library's coercion.
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../rpc/trpc.ts';
+import { listProcedures } from '../rpc/router-procedures.ts';
 
 type ZodLike = { _zod?: { def?: Record<string, unknown> & { type?: string } } };
 
@@ -33,11 +33,11 @@ function pin(schema: unknown, seen: Set<unknown>): void {
 
 /** Pins coercion off for the body fields of every POST/PUT/PATCH procedure of `router`. */
 export function keepJsonBodyTypes(router: OpenApiRouter): void {
-  for (const proc of Object.values(router._def.procedures as Record<string, { _def: { meta?: Meta; inputs?: unknown[] } }>)) {
-    const openapi = proc._def.meta?.openapi;
+  for (const { meta, inputs } of listProcedures(router)) {
+    const openapi = meta?.openapi;
     if (!openapi || openapi.method === 'GET' || openapi.method === 'DELETE') continue;
     const pathParams = new Set([...openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-    for (const input of proc._def.inputs ?? []) {
+    for (const input of inputs) {
       const shape = (input as ZodLike)._zod?.def?.shape as Record<string, unknown> | undefined;
       if (!shape) {
         pin(input, new Set());
