@@ -74,23 +74,21 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         socketTimeout: 1_000,
       })
     : undefined;
-  // ioredis 5 keeps the socketTimeout timer of a connection that closed with a command in flight, and
-  // when it fires it destroys whatever connection is current: a healthy one made since is dropped once
-  // after every quick reconnect (redis/ioredis#2147, fixed in ioredis 6). Cleared when its connection
-  // closes; ioredis reconnects only after retryStrategy's delay, so no newer connection owns it yet.
-  redis?.on('close', () => {
-    const internals = redis as unknown as { socketTimeoutTimer?: ReturnType<typeof setTimeout> };
-    clearTimeout(internals.socketTimeoutTimer);
-    internals.socketTimeoutTimer = undefined;
-  });
   // Made with the client, before anything is awaited: it is the client's error listener, and an error
   // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
   const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
   // Playback events (GET /playback/events): Redis pub/sub across instances in services mode, on a second
   // connection (a subscribed connection takes no other commands; a SUBSCRIBE gives up after 2 s), or
   // in-process in embedded mode. Attached to the ORM so procedures publish on it (core/events/registry.ts).
+  // The subscriber retries 50 ms later per attempt, at most every 2 s, so live events resume within
+  // about 2 s of Redis coming back (ioredis's own default backs off to 5 s).
   const events: EventBus = redis
-    ? new RedisEventBus({ publisher: redis, subscriber: new Redis(config.redisUrl!, { commandTimeout: 2_000 }), prefix: config.redisKeyPrefix, log })
+    ? new RedisEventBus({
+        publisher: redis,
+        subscriber: new Redis(config.redisUrl!, { commandTimeout: 2_000, retryStrategy: (n: number) => Math.min(50 * n, 2_000) }),
+        prefix: config.redisKeyPrefix,
+        log,
+      })
     : new MemoryEventBus(log);
   attachEventBus(db.orm, events);
   try {
