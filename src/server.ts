@@ -12,6 +12,7 @@ import { createApp } from './rest/app.ts';
 import { Redis } from 'ioredis';
 import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
+import { webRoutes } from './web/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
 import { startJobs } from './jobs/index.ts';
 import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
@@ -114,8 +115,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       process.stderr.write(demo.instructions);
     }
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
+    const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
-    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
     const server = http.createServer(
       {
         // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.

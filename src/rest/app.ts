@@ -39,6 +39,8 @@ export type AppDeps = {
   catalogCache: CatalogCache;
   /** The authorization server: its routes, and bearer authentication of platform requests. */
   oauth?: { router: RequestHandler; authenticate: RequestHandler };
+  /** The website: the account pages, sign-up, developer apps and imports (src/web/). */
+  web?: RequestHandler;
   /** Counts requests in the buckets of the limits table. */
   limits?: RateLimits;
   /** Live playback events for GET /playback/events (server-sent events). */
@@ -72,6 +74,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req: Request, _res: Response, next: NextFunction) => next(req.authFailure));
   app.use(refuseVariantPath, readBody, readTrpcQueryInput, refuseNul);
   if (deps.oauth) app.use(deps.oauth.router);
+  if (deps.web) app.use(deps.web);
 
   app.use(health(deps.orm, deps.writes));
   app.use(docsPage());

@@ -250,7 +250,7 @@ export function tokenRowsWithPasswordMark(em: EntityManager, keys: readonly stri
       eb
         .selectFrom('app_user as u')
         .select((eb) => eb.fn<string>('md5', ['u.password_hash']).as('mark'))
-        // The accountId of an access token is the user's id (src/oauth/account.ts).
+        // The accountId of an access token is the user's id (src/oauth/interactions.ts).
         .where('u.id', '=', eb.cast<string>(eb.ref('t.payload', '->>').key('accountId'), 'uuid'))
         .as('password_mark'),
     ])

@@ -4,7 +4,7 @@
 import { formatBytes } from '../../core/import/file-store.ts';
 import type { RunView } from '../../core/import/present.ts';
 import type { ImportSource } from '../../core/import/records.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 const STYLE = `
 h1,h2{overflow-wrap:anywhere}
