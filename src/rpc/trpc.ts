@@ -34,7 +34,12 @@ export type Context = {
    * export); only the facade writes it, so a procedure sets it only when `transport` is `rest`.
    */
   response: { status?: number; headers: Record<string, string>; route?: string | undefined; stream?: AsyncIterable<string> };
+  /** Runs in each bulk sync write's transaction after its writes, before the commit (server.ts ServerDeps). */
+  beforeSyncCommit?: SyncCommitHook | undefined;
 };
+
+/** A step of bulk sync writes before their commit, given the transaction and the request's log. */
+export type SyncCommitHook = (tx: EntityManager, log: Logger) => Promise<void>;
 
 export type Meta = OpenApiMeta<{
   /** Scope a platform procedure requires (the scope table of the platform OpenAPI document); set by platformProcedure. */
