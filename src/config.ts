@@ -127,7 +127,7 @@ export type Config = {
   shutdownGraceMs: number;
 };
 
-export class ConfigError extends Error {}
+class ConfigError extends Error {}
 
 /** For process entries (server, CLI): a bad value prints its one line and exits 1. */
 export function loadConfigOrExit(): Config {

@@ -6,7 +6,7 @@ import type { Importers } from '../core/import/importers.ts';
 import type { Logger } from '../core/log.ts';
 
 /** `importers`: the import command's (run.ts CliDeps; default the real readers). */
-export type CommandContext = { config: Config; log: Logger; argv: string[]; importers?: Importers | undefined };
+type CommandContext = { config: Config; log: Logger; argv: string[]; importers?: Importers | undefined };
 
 export type Command = {
   usage: string;

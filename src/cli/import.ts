@@ -12,7 +12,7 @@ import { noPositionals, parseOptions, UsageError, type Command } from './command
 import { progressOn } from './progress.ts';
 
 /** The run failed: the message says why and what went in (the CLI prints it, exit 1). */
-export class ImportFailed extends Error {}
+class ImportFailed extends Error {}
 
 const countsText = (s: ImportSummary) => `run ${s.run}: ${s.imported} imported, ${s.alreadyThere} already there, ${s.unmatched} unmatched, ${s.invalid} invalid`;
 

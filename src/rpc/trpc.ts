@@ -75,7 +75,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /** The name both transports count a procedure under: `sync.history` (on /trpc: `platform.sync.history`). */
 function operationName(ctx: Context, path: string): string {
@@ -130,7 +129,7 @@ export function platformProcedure(scope: Scope) {
  * Platform procedures that read across resources (the full export): the token must hold every scope in
  * `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
  */
-export function allScopesProcedure(scopes: readonly Scope[]) {
+function allScopesProcedure(scopes: readonly Scope[]) {
   return authenticatedProcedure.meta({ allScopes: scopes }).use(({ ctx, next }) => {
     const missing = scopes.find((s) => !ctx.actor.scopes.has(s));
     if (missing) {

@@ -15,7 +15,7 @@ const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 const CHILD_MAIN = path.resolve(import.meta.dirname, 'child-main.ts');
 /** The project's Node (24, from the `node` package); the system's may be older. */
 const REPO_NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node');
-export const NODE = fs.existsSync(REPO_NODE) ? REPO_NODE : process.execPath;
+const NODE = fs.existsSync(REPO_NODE) ? REPO_NODE : process.execPath;
 
 export type LogLine = Record<string, unknown>;
 

@@ -131,7 +131,7 @@ export function discoverQuery(k: Kysely<Tables>, input: DiscoverInput) {
  * by catalog popularity. Two small ordered branches: the roll-up is small, and the fill-up walks the
  * popularity order as before.
  */
-export function trendingQuery(k: Kysely<Tables>, input: TrendingInput) {
+function trendingQuery(k: Kysely<Tables>, input: TrendingInput) {
   const watched = k
     .selectFrom('title_trending as tt')
     .innerJoin('title as t', 't.id', 'tt.title_id')

@@ -44,10 +44,10 @@ import {
 import { writeBatch, type BatchOutcome } from './write-batch.ts';
 
 /** How long a holder keeps a run without committing a batch before another process may take it over. */
-export const LEASE_SECONDS = 60;
+const LEASE_SECONDS = 60;
 
 /** An upload that has not finished storing after this long died with its instance: it is deleted. */
-export const STALE_RECEIVING_SECONDS = 60 * 60;
+const STALE_RECEIVING_SECONDS = 60 * 60;
 
 /**
  * The client an import's writes are attributed to: history entries record it (`client_id`), and the
@@ -56,7 +56,7 @@ export const STALE_RECEIVING_SECONDS = 60 * 60;
  */
 export const importClientId = (source: ImportSource) => `import:${source}`;
 
-export type Progress = { bytesRead: number; fileSize: number; imported: number; alreadyThere: number; unmatched: number; invalid: number };
+type Progress = { bytesRead: number; fileSize: number; imported: number; alreadyThere: number; unmatched: number; invalid: number };
 
 export type RunOptions = {
   /** Stop (giving the run back) before the next batch once Date.now() passes this. */

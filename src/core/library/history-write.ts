@@ -7,7 +7,7 @@
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/entities.ts';
-import { entryFields, type HistoryItem } from './history-items.ts';
+import { entryFields } from './history-items.ts';
 import { insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';
 
@@ -26,9 +26,6 @@ export type WatchInput = {
 };
 
 export type WatchResult = { status: 'inserted' | 'skipped'; id: string };
-
-/** The change-feed record of a history entry (also what the snapshot returns): the `GET /me/history` item. */
-export type HistoryRecord = HistoryItem;
 
 /** Serialises writes of one user's watch history for the rest of the transaction. */
 export async function lockUserHistory(tx: EntityManager, userId: string): Promise<void> {

@@ -26,7 +26,7 @@ const eb = expressionBuilder<Tables, never>();
 export type UserState = { historyOf: string | null; ratingsOf: string | null; listsOf?: string | null; collectionOf?: string | null };
 
 /** Latest watches of a title the title detail lists. */
-export const TITLE_HISTORY_LIMIT = 100;
+const TITLE_HISTORY_LIMIT = 100;
 
 /**
  * The user's watches of the title `titleId`. `offset 0` keeps the planner from reading the user's whole
