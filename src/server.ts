@@ -1,5 +1,5 @@
 // Starts the service in this process: database (embedded or PostgreSQL) -> migrations -> demo catalog on
-// a first embedded start, or its rest after a kill -> HTTP server. main.ts adds signals; tests call this
+// a first embedded start, or its rest after a kill -> HTTP server. serve.ts adds signals; tests call this
 // directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,6 +7,7 @@ import type { Config } from './config.ts';
 import { createCatalogCache } from './core/catalog/cache.ts';
 import { demoCatalogWork } from './core/catalog/import/demo-state.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
+import type { Importers } from './core/import/importers.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { Redis } from 'ioredis';
@@ -14,7 +15,7 @@ import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
 import { webRoutes } from './web/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
-import { startJobs } from './jobs/index.ts';
+import { jobsFor, startJobs } from './jobs/index.ts';
 import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
 import { attachEventBus } from './core/events/registry.ts';
 import { Drain } from './rest/drain.ts';
@@ -22,9 +23,18 @@ import { answerClientError } from './rest/client-error.ts';
 import { capConnections } from './rest/connections.ts';
 import { feedHoldSeconds } from './core/changes/repository.ts';
 import { watchFeedLag } from './core/metrics/registry.ts';
+import type { SyncCommitHook } from './rpc/trpc.ts';
 
 /** How often Node looks for connections past headersTimeout or requestTimeout. */
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/** What the service is built with besides its configuration: a deployment gives none (the defaults). */
+export type ServerDeps = {
+  /** The import job's importer of each source (default the real readers, core/import/importers.ts). */
+  importers?: Importers;
+  /** A step of each bulk sync write in its transaction, after the writes, before the commit. */
+  beforeSyncCommit?: SyncCommitHook;
+};
 
 export type RunningServer = {
   url: string;
@@ -59,7 +69,7 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
   }
 }
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, deps: ServerDeps = {}): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
@@ -117,7 +127,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
-    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds), beforeSyncCommit: deps.beforeSyncCommit });
     const server = http.createServer(
       {
         // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
@@ -142,7 +152,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const unwatchConnections = capConnections(server, config.maxConnections, log);
     // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
     // not stay open with nothing behind it.
-    const jobs = await startJobs(db.orm, log, config).catch(async (err: unknown) => {
+    const jobs = await startJobs(db.orm, log, config, jobsFor(config, log.child({ component: 'jobs' }), deps.importers)).catch(async (err: unknown) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       unwatchConnections();
       throw err;

@@ -28,6 +28,7 @@ import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
+import type { SyncCommitHook } from '../rpc/trpc.ts';
 import './types.ts';
 
 export type AppDeps = {
@@ -47,6 +48,8 @@ export type AppDeps = {
   events?: EventBus;
   /** Graceful shutdown: closes keep-alive connections and ends event streams once draining (server.ts). */
   drain?: Drain;
+  /** A step of bulk sync writes before their commit (server.ts ServerDeps). */
+  beforeSyncCommit?: SyncCommitHook | undefined;
 };
 
 const pass: RequestHandler = (_req, _res, next) => next();

@@ -55,12 +55,12 @@ export function platformSecuritySchemes(baseUrl: string) {
 }
 
 /** The requirement of a token holding `scope`; of a token holding any one of `scopes`; of any token. */
-export const needsScope = (scope: Scope): SecurityRequirement[] => [{ [OAUTH2]: [scope] }];
-export const needsAnyScope = (scopes: readonly Scope[]): SecurityRequirement[] => scopes.map((s) => ({ [OAUTH2]: [s] }));
-export const needsToken = (): SecurityRequirement[] => [{ [OAUTH2]: [] }];
+const needsScope = (scope: Scope): SecurityRequirement[] => [{ [OAUTH2]: [scope] }];
+const needsAnyScope = (scopes: readonly Scope[]): SecurityRequirement[] => scopes.map((s) => ({ [OAUTH2]: [s] }));
+const needsToken = (): SecurityRequirement[] => [{ [OAUTH2]: [] }];
 
 /** What the procedure's meta asks of the token. Every platform procedure needs one (at least). */
-export function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope' | 'allScopes'>): SecurityRequirement[] {
+function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope' | 'allScopes'>): SecurityRequirement[] {
   if (meta.scope) return needsScope(meta.scope);
   if (meta.allScopes?.length) return [{ [OAUTH2]: [...meta.allScopes] }];
   if (meta.anyScope?.length) return needsAnyScope(meta.anyScope);
@@ -93,7 +93,7 @@ export function applySecurity(paths: Record<string, Json>, router: OpenApiRouter
 }
 
 /** A line for the operation's description: the scopes the call needs, in words. */
-export function scopeLine(security: SecurityRequirement[]): string {
+function scopeLine(security: SecurityRequirement[]): string {
   const scopes = security.map((r) => r[OAUTH2]).filter((s): s is string[] => Array.isArray(s));
   if (security.length === 0) return 'No token needed.';
   if (scopes.length === 1 && scopes[0]!.length === 0) return 'Needs an access token (any scope).';

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-export type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
+type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
 
 export type Limit = {
   id: string;
