@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ACCOUNT_SESSION_SECONDS, accountSessionUser, createAccountSession, endAccountSession } from '../../core/accounts/sessions.ts';
 import { readCookie } from '../../oauth/cookies.ts';
 
-export const SESSION_COOKIE = 'mts_account';
+const SESSION_COOKIE = 'mts_account';
 const LOGIN_COOKIE = 'mts_login';
 const PATH = '/account';
 

@@ -24,7 +24,7 @@ import { accountSignInPage } from '../pages/account.ts';
 import { importPage, runNotFoundPage, runPage, runPath } from '../pages/imports.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
-export const IMPORT_PATH = '/account/import';
+const IMPORT_PATH = '/account/import';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
 type Deps = { orm: MikroORM; limits: RateLimits; key: string; secure: boolean; maxBytes: number; signUp?: string | undefined };

@@ -18,7 +18,7 @@ a.button{display:inline-block;font-size:1.1rem;padding:.75rem 1.4rem;border-radi
 `;
 
 /** The sources the form offers, as people know them. */
-export const SOURCE_NAMES: Record<ImportSource, string> = {
+const SOURCE_NAMES: Record<ImportSource, string> = {
   trakt: 'Trakt (full export, JSON)',
   letterboxd: 'Letterboxd (export ZIP)',
   simkl: 'Simkl (backup JSON)',
