@@ -3,7 +3,8 @@
 // one for the benchmark's bare-`pg` baseline, queries.ts) so both run exactly the same text.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DiscoverInput, SearchInput, TrendingInput } from './schemas.ts';
 

@@ -2,7 +2,7 @@
 // statement, for statements built once when a module loads, and for the benchmarks, which run the
 // services' statements through a bare `pg` client as their baseline and take the text from here.
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
-import type { Tables } from './entities.ts';
+import type { Tables } from '../schema/index.ts';
 import type { Sql } from './sql.ts';
 
 /**

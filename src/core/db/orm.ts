@@ -11,7 +11,7 @@ import { watchFreeSpace, watchPool } from '../metrics/registry.ts';
 import { NamedStatementClient } from './prepared.ts';
 import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
-import { entities } from './entities.ts';
+import { entities } from '../schema/index.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
 export type { EntityManager };
@@ -60,7 +60,7 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   try {
     const orm = await MikroORM.init({
       ...connection,
-      // One entity per table (db/entities.ts); migrations stay the way the schema changes, and a test
+      // One entity per table (schema/index.ts); migrations stay the way the schema changes, and a test
       // checks that the entities and the migrated schema agree.
       entities: [...entities],
       namingStrategy: PostgresNamingStrategy,

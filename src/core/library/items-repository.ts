@@ -2,7 +2,8 @@
 // and a page with the counts by kind in one statement.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type QueryCreator } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 import { prepared } from '../db/sql.ts';
