@@ -134,7 +134,7 @@ export const dbWriteFailures = new Counter({
 const freeSpaceReaders = new Set<() => Promise<number | undefined>>();
 
 /** Reports a data directory in data_dir_free_bytes until the returned function is called (when it closes). */
-export function watchFreeSpace(read: () => Promise<number | undefined>): () => void {
+function watchFreeSpace(read: () => Promise<number | undefined>): () => void {
   freeSpaceReaders.add(read);
   return () => freeSpaceReaders.delete(read);
 }
@@ -157,7 +157,7 @@ export type PoolUse = { inUse: number; idle: number; waiting: number };
 const pools = new Set<() => PoolUse | undefined>();
 
 /** Reports a pool in db_pool_connections until the returned function is called (when the pool closes). */
-export function watchPool(read: () => PoolUse | undefined): () => void {
+function watchPool(read: () => PoolUse | undefined): () => void {
   pools.add(read);
   return () => pools.delete(read);
 }
@@ -182,6 +182,13 @@ export const dbPoolConnections = new Gauge({
     this.set({ state: 'waiting' }, sum.waiting);
   },
 });
+
+/** The database's pool, free space and cannot-write failures in the metrics above: openDatabase's `observer` (server.ts passes it). */
+export const databaseMetrics = {
+  watchPool,
+  watchFreeSpace,
+  cannotWrite: (sqlstate: string) => dbWriteFailures.inc({ sqlstate }),
+};
 
 const feedLagReaders = new Set<() => Promise<number>>();
 
