@@ -6,7 +6,8 @@
 // 0.5x the baseline.
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
-import { libraryPageSql, type LibraryList, type PageFilters } from '../src/core/library/library-items.ts';
+import type { LibraryList, PageFilters } from '../src/core/library/items-repository.ts';
+import { libraryPageSql } from '../src/core/library/library-items.ts';
 import { seedUser } from './library.ts';
 import { tokenSql } from '../src/oauth/bearer.ts';
 import { benchDatabaseUrl, type BareRequest, type Figures, formatRow, prepareCatalog, serviceVsBare, startService, tempDataDir } from './lib.ts';

@@ -8,9 +8,19 @@ import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 import { prepared } from '../db/sql.ts';
 
-import type { ItemFilter, LibraryList, PageFilters } from './library-items.ts';
-
 type Scope = Tables['user_rating']['scope'];
+
+export type LibraryList = 'ratings' | 'favourites' | 'statuses';
+
+/** Narrows a list to rating / title-state ids, or to one title. */
+export type ItemFilter = { ids?: string[]; titleId?: string };
+
+/** A page's filters, in the values of their columns: the title's category, the rating's scope, the show status. */
+export type PageFilters = {
+  type?: Tables['title']['category'] | undefined;
+  scope?: Scope | undefined;
+  status?: NonNullable<Tables['user_title_state']['show_status']> | undefined;
+};
 
 // Expressions over the title `t`, the same in every statement that joins it.
 const te = expressionBuilder<{ t: Tables['title'] }, 't'>();
