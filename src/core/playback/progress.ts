@@ -1,5 +1,6 @@
 // How far into the media an event is, and whether a stop completes the watch.
-import { DEFAULT_WATCHED_THRESHOLD, type PlaybackAction, type PlaybackEventInput } from './schemas.ts';
+import { DEFAULT_WATCHED_THRESHOLD } from '../profile/settings-schemas.ts';
+import type { PlaybackAction, PlaybackEventInput } from './schemas.ts';
 
 export type Measured = { progress: number | null; positionSeconds: number | null; durationSeconds: number | null };
 

@@ -1,6 +1,7 @@
 // Wire shapes of the playback module: the playback event body (POST /playback/{action} in the platform OpenAPI document), its 200 answer, and the
 // Continue Watching item. Bodies are strict (unknown fields are a 400) and every number has a range.
 import { z } from 'zod';
+import { DEFAULT_WATCHED_THRESHOLD } from '../profile/settings-schemas.ts';
 import type { PlaybackResponse } from '../schema/playback.ts';
 import { ID_MAX } from '../wire/numbers.ts';
 
@@ -26,7 +27,6 @@ const MIN_EVENT_TIME_MS = 946_684_800_000;
 const MAX_DURATION_SECONDS = 7 * 24 * 60 * 60;
 /** A multi-episode file covers at most this many episodes. */
 const MAX_EPISODE_SPAN = 50;
-export const DEFAULT_WATCHED_THRESHOLD = 0.8;
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);
 const text = (max: number) => z.string().min(1).max(max);

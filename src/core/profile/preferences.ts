@@ -5,9 +5,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest } from '../errors.ts';
-import { DEFAULT_WATCHED_THRESHOLD } from '../playback/schemas.ts';
 import { lockUser, preferencesOf, storePreferences, type StoredPreferences } from './repository.ts';
-import type { Preferences, PreferencesUpdate } from './settings-schemas.ts';
+import { DEFAULT_WATCHED_THRESHOLD, type Preferences, type PreferencesUpdate } from './settings-schemas.ts';
 
 const DEFAULTS: StoredPreferences = {
   region: null,

@@ -1,7 +1,9 @@
 // Wire shapes of the user's own profile and preferences (platform API). Their shapes are ours (only paths and scopes are given); docs/decisions.md says
 // what each field means. As elsewhere, text the user has not set is "" and optional values are null.
 import { z } from 'zod';
-import { DEFAULT_WATCHED_THRESHOLD } from '../playback/schemas.ts';
+
+/** Progress at or over which a playback stop logs the watch, until the user sets their own. */
+export const DEFAULT_WATCHED_THRESHOLD = 0.8;
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
 
