@@ -27,7 +27,7 @@ beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '0' });
   await seedCatalog(app, { shows: 1 });
   await makeUser(app, 'lou_cli');
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
   restore?.();

@@ -22,7 +22,7 @@ beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' });
   await seedCatalog(app, { shows: 1 });
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

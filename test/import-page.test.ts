@@ -19,7 +19,7 @@ beforeAll(async () => {
   restore = useJsonLines();
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000', IMPORT_MAX_BYTES: String(MAX_BYTES) });
   await seedCatalog(app, { shows: 1 });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
   restore?.();

@@ -24,7 +24,7 @@ beforeAll(async () => {
   restore = useJsonLines();
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' });
   await seedCatalog(app, { shows: 4 });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
   restore?.();
@@ -171,7 +171,7 @@ describe('progress', () => {
     await waiting;
     try {
       await expect
-        .poll(async () => (await runStatus(app, di, id)).body, { timeout: 10_000, interval: 100 })
+        .poll(async () => (await runStatus(app, di, id)).body, { timeout: 30_000, interval: 100 })
         .toMatchObject({ status: 'running', phase: 'writing', matched: 100, imported: 100, unmatched: 0 });
       const mid = (await runStatus(app, di, id)).body;
       expect(mid.percent).toBeGreaterThan(0);

@@ -1,5 +1,41 @@
-// Raw HTTP for tests that need exact control over bytes and timing (body limits, slow bodies).
+// Requests to the service under test: `call`, as a client sends them (fetch, JSON), and `rawRequest`,
+// raw HTTP for tests that need exact control over bytes and timing (body limits, slow bodies).
 import http from 'node:http';
+
+/** An answer: its status, headers and JSON body. */
+export type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
+
+export type CallOptions = {
+  method?: string;
+  /** Sent as `Authorization: Bearer <token>`. */
+  token?: string | null;
+  /** JSON-encoded, with content-type application/json; a string is sent as it is (a body the test spells). */
+  body?: unknown;
+  /** Added last: they override the ones above. */
+  headers?: Record<string, string>;
+  /** Aborts the request (a failure) after this long: for a request that might never be answered. */
+  timeoutMs?: number;
+  redirect?: RequestInit['redirect'];
+};
+
+/** One request to `base` (a URL or an app: its `url`) at `path`: the answer, its body also as text (parsed into `body` when it is JSON, else {}). */
+export async function call(base: string | { url: string }, path: string, opts: CallOptions = {}): Promise<Answer & { text: string }> {
+  const { method = 'GET', token, body, timeoutMs, redirect } = opts;
+  const res = await fetch(`${typeof base === 'string' ? base : base.url}${path}`, {
+    method,
+    headers: {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...opts.headers,
+    },
+    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
+    ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
+    ...(redirect === undefined ? {} : { redirect }),
+  });
+  const text = await res.text();
+  const json = /^application\/([\w.+-]+\+)?json/.test(res.headers.get('content-type') ?? '');
+  return { status: res.status, headers: res.headers, body: json && text ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
+}
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; json(): unknown };
 
