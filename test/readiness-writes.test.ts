@@ -34,7 +34,10 @@ function writeWatches(target: { url: string }, token: string, n: number) {
   return bulk(target, token, 'history', items);
 }
 
-const readyz = (target: { url: string }) => call(target, '/readyz');
+async function readyz(target: { url: string }) {
+  const { status, body } = await call(target, '/readyz');
+  return { status, body };
+}
 
 /**
  * Writes batches until one fails: space already allocated to the tables (PostgreSQL extends a table by

@@ -4,7 +4,7 @@ import { expect } from 'vitest';
 import { SCOPES } from '../../src/core/apps/scopes.ts';
 import { query } from '../../src/core/db/sql.ts';
 import type { TestApp } from './app.ts';
-import { call, type Answer } from './http.ts';
+import { request } from './http.ts';
 import { FIRST_SHOW, member, ok, platform, SPIRITED_AWAY, type Member } from './seed.ts';
 import { bulk } from './sync-client.ts';
 
@@ -69,6 +69,7 @@ export async function seedLibrary(app: TestApp, m: Member): Promise<void> {
 }
 
 /** The export over REST, parsed; with the response for its headers. */
-export function exportOf(app: TestApp, token: string): Promise<Answer & { text: string }> {
-  return call(app, '/api/platform/v1/me/export', { token });
+export async function exportOf(app: TestApp, token: string): Promise<{ status: number; headers: Headers; text: string; body: Record<string, unknown> }> {
+  const res = await request(app, '/api/platform/v1/me/export', { token });
+  return { ...res, body: JSON.parse(res.text) as Record<string, unknown> };
 }

@@ -15,12 +15,11 @@ export type CallOptions = {
   headers?: Record<string, string>;
   /** Aborts the request (a failure) after this long: for a request that might never be answered. */
   timeoutMs?: number;
-  redirect?: RequestInit['redirect'];
 };
 
-/** One request to `base` (a URL or an app: its `url`) at `path`: the answer, its body also as text (parsed into `body` when it is JSON, else {}). */
-export async function call(base: string | { url: string }, path: string, opts: CallOptions = {}): Promise<Answer & { text: string }> {
-  const { method = 'GET', token, body, timeoutMs, redirect } = opts;
+/** One request to `base` (a URL, or an app: its `url`) at `path`: the answer with its body as text. */
+export async function request(base: string | { url: string }, path: string, opts: CallOptions = {}): Promise<{ status: number; headers: Headers; text: string }> {
+  const { method = 'GET', token, body, timeoutMs } = opts;
   const res = await fetch(`${typeof base === 'string' ? base : base.url}${path}`, {
     method,
     headers: {
@@ -30,11 +29,14 @@ export async function call(base: string | { url: string }, path: string, opts: C
     },
     ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
     ...(timeoutMs === undefined ? {} : { signal: AbortSignal.timeout(timeoutMs) }),
-    ...(redirect === undefined ? {} : { redirect }),
   });
-  const text = await res.text();
-  const json = /^application\/([\w.+-]+\+)?json/.test(res.headers.get('content-type') ?? '');
-  return { status: res.status, headers: res.headers, body: json && text ? (JSON.parse(text) as Record<string, unknown>) : {}, text };
+  return { status: res.status, headers: res.headers, text: await res.text() };
+}
+
+/** `request`, its body parsed as JSON ({} when empty). */
+export async function call(base: string | { url: string }, path: string, opts: CallOptions = {}): Promise<Answer> {
+  const { status, headers, text } = await request(base, path, opts);
+  return { status, headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
 }
 
 export type RawResponse = { status: number; headers: http.IncomingHttpHeaders; body: string; json(): unknown };
