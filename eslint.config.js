@@ -1,4 +1,5 @@
-// Lint rules: typescript-eslint's recommended set, plus the house rule that src/core stays transport-free.
+// Lint rules: typescript-eslint's recommended set, plus the house rules that src/core stays transport-free
+// and that src/oauth never imports src/web.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -29,9 +30,18 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/rpc/**', '**/rest/**', '**/oauth/**', '**/jobs/**'], message: 'core/ never imports from rpc/, rest/, oauth/ or jobs/.' },
+          { group: ['**/rpc/**', '**/rest/**', '**/oauth/**', '**/web/**', '**/jobs/**'], message: 'core/ never imports from rpc/, rest/, oauth/, web/ or jobs/.' },
           { group: ['express', '@trpc/*', 'oidc-provider'], message: 'core/ knows no transport.' },
         ],
+      }],
+    },
+  },
+  {
+    // The website stands on the authorization server (its provider, page frame, cookies), never the reverse.
+    files: ['src/oauth/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [{ group: ['**/web/**'], message: 'oauth/ never imports from web/: web/ imports oauth/.' }],
       }],
     },
   },

@@ -3,11 +3,13 @@
 // through the whole service, and the same page statements through a bare `pg` pool as the baseline.
 import { createUser } from '../src/core/accounts/service.ts';
 import { createApp } from '../src/core/apps/service.ts';
-import { collectionPageSql } from '../src/core/collection/read.ts';
+import { collectionPageQuery } from '../src/core/collection/repository.ts';
+import { offline } from '../src/core/db/compile.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
 import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
 import { section, type Growth, type Section } from './report.ts';
+import { statementOf } from './statements.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -66,7 +68,8 @@ async function walk(url: string, token: string, userId: string, limit: number): 
     if (!res.ok) throw new Error(`${path} answered ${res.status}`);
     const page = (await res.json()) as { items: { id: number }[]; nextCursor?: string };
     paths.push(path);
-    statements.push(collectionPageSql(userId, { limit }, after));
+    // One more row than the limit: whether a next page exists (collectionPage).
+    statements.push(statementOf(collectionPageQuery(offline, userId, undefined, after, limit + 1)));
     after = page.items.at(-1)?.id ?? null;
     cursor = page.nextCursor;
   } while (cursor);

@@ -12,7 +12,7 @@ import http from 'node:http';
 import path from 'node:path';
 import { createUser } from '../src/core/accounts/service.ts';
 import { createApp } from '../src/core/apps/service.ts';
-import { importerFor } from '../src/core/import/importers.ts';
+import { IMPORTERS } from '../src/core/import/importers.ts';
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { benchDatabaseUrl, post, prepareCatalog, root, sampleRss, scriptOptions, startService, takeServicePeaks, tempDataDir, tokenIssuer } from './lib.ts';
@@ -141,7 +141,7 @@ async function benchUser(databaseUrl: string): Promise<{ id: string; username: s
  */
 async function apiBaseline(databaseUrl: string, file: string, userId: string): Promise<Baseline> {
   const batches: unknown[][] = [[]];
-  for await (const record of importerFor('trakt')(fs.createReadStream(file))) {
+  for await (const record of IMPORTERS.trakt(fs.createReadStream(file))) {
     if (record.kind !== 'history') continue;
     if (batches.at(-1)!.length === 100) batches.push([]);
     batches.at(-1)!.push(record.item);

@@ -7,7 +7,7 @@
 //
 // The baseline runs, for each request, exactly the statements the service runs for it, in the same
 // order: the bearer token's verification (oauth/bearer.ts, one statement), then the title detail's one
-// statement (core/titles/queries.ts: the title, season stats, recommendations, community rating,
+// statement (core/titles/repository.ts: the title, season stats, recommendations, community rating,
 // featured lists and the user's interaction, watches, lists and collection) or the history page. The
 // title detail has no cache in the service: "cold" is each title's first view in the run (the
 // baseline's cold pass draws its own titles, so neither warms the other's). The older baseline (the title statement alone, without the lists, collection and featured lists
@@ -23,14 +23,12 @@ import { query } from '../src/core/db/sql.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches, type WatchInput } from '../src/core/library/history-write.ts';
-import { historyPageSql } from '../src/core/library/history-read.ts';
 import { setRating } from '../src/core/library/ratings-write.ts';
 import { encodeCursor } from '../src/core/paging/cursor.ts';
-import { titleDetailSql } from '../src/core/titles/queries.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
-import { tokenSql } from '../src/oauth/bearer.ts';
 import { bareBaseline, bareOnce, benchDatabaseUrl, type BareRequest, type Figures, formatRow, hasWrk, loadPaths, loadPathsOnce, loadPathsWrk, prepareCatalog, recountListsOf, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
 import { atLeast, atMost, section, type Growth, type Section } from './report.ts';
+import { historyPageStatement, titleDetailStatement, tokenStatement } from './statements.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -124,7 +122,7 @@ async function historyPages(url: string, token: string, userId: string): Promise
   let cursor: string | undefined;
   for (let i = 0; i < HISTORY_PAGES; i++) {
     const path = `/api/platform/v1/me/history?limit=${HISTORY_PAGE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    statements.push([tokenSql(token), historyPageSql(userId, { limit: HISTORY_PAGE, cursor })]);
+    statements.push([tokenStatement(token), historyPageStatement(userId, HISTORY_PAGE, cursor)]);
     paths.push(path);
     const res = await fetch(`${url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     if (!res.ok) throw new Error(`GET /me/history answered ${res.status}`);
@@ -210,31 +208,33 @@ export async function benchLibrary(): Promise<LibraryBench> {
     floor = await loadPaths(service.url, seeded.token, ['/api/platform/v1/me'], CONNECTIONS, SECONDS);
     const u = seeded.userId;
     const detailSql = (t: TitleRow, full: boolean) =>
-      titleDetailSql({
-        type: t.type,
-        movieDbId: t.movie_db_id,
-        scope: t.type === 'movie' ? 'title' : 'series',
-        today: utcDay(),
-        state: full ? { historyOf: u, ratingsOf: u, listsOf: u, collectionOf: u } : { historyOf: u, ratingsOf: u },
-        featured: full,
-      });
+      titleDetailStatement(
+        {
+          type: t.type,
+          movieDbId: t.movie_db_id,
+          scope: t.type === 'movie' ? 'title' : 'series',
+          today: utcDay(),
+          state: full ? { historyOf: u, ratingsOf: u, listsOf: u, collectionOf: u } : { historyOf: u, ratingsOf: u },
+        },
+        { featured: full },
+      );
     titleStatementAlone = await bareBaseline(databaseUrl, seeded.detailTitles.map((t) => detailSql(t, false)), CONNECTIONS, SECONDS);
     const drawn = await drawTitles(db, DRAWN_TITLES * 2);
     const [served, baseline] = [drawn.slice(0, DRAWN_TITLES), drawn.slice(DRAWN_TITLES)];
     const detailPath = (t: TitleRow) => `/api/platform/v1/title/${t.type}/${t.movie_db_id}`;
     const coldService = await loadPathsOnce(service.url, seeded.token, served.map(detailPath), CONNECTIONS);
-    const coldBare = await bareOnce(databaseUrl, baseline.map((t) => [tokenSql(seeded.token), detailSql(t, true)]), CONNECTIONS);
+    const coldBare = await bareOnce(databaseUrl, baseline.map((t) => [tokenStatement(seeded.token), detailSql(t, true)]), CONNECTIONS);
     cold = { service: coldService, bare: coldBare, ratio: coldService.requestsPerSecond / coldBare.requestsPerSecond };
     const cases: Array<{ name: string; paths: string[]; statements: BareRequest[] }> = [
       {
         name: `title detail, ${DRAWN_TITLES.toLocaleString('en')} titles of the whole catalog, warm`,
         paths: served.map(detailPath),
-        statements: served.map((t) => [tokenSql(seeded.token), detailSql(t, true)]),
+        statements: served.map((t) => [tokenStatement(seeded.token), detailSql(t, true)]),
       },
       {
         name: 'title detail, full user state',
         paths: seeded.detailTitles.map((t) => `/api/platform/v1/title/${t.type}/${t.movie_db_id}`),
-        statements: seeded.detailTitles.map((t) => [tokenSql(seeded.token), detailSql(t, true)]),
+        statements: seeded.detailTitles.map((t) => [tokenStatement(seeded.token), detailSql(t, true)]),
       },
     ];
     const probe = await fetch(`${service.url}/api/platform/v1/me/history?limit=1`, { headers: { authorization: `Bearer ${seeded.token}` } });

@@ -7,9 +7,11 @@ import { createUser } from '../src/core/accounts/service.ts';
 import { createApp } from '../src/core/apps/service.ts';
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
-import { itemPageSql } from '../src/core/lists/item-records.ts';
+import { offline } from '../src/core/db/compile.ts';
+import { itemPageQuery } from '../src/core/lists/item-repository.ts';
 import { bareBaseline, benchDatabaseUrl, type Figures, formatRow, loadPaths, prepareCatalog, recountListsOf, startService, tempDataDir, tokenIssuer } from './lib.ts';
 import { section, type Growth, type Section } from './report.ts';
+import { statementOf } from './statements.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -80,7 +82,7 @@ async function walk(url: string, token: string, path: string, limit: number): Pr
 
 /** The page statements of the same walk over the big list: each page starts after the last item of the one before. */
 function itemPageStatements(who: Seeded, limit: number, pages: number): Sql[] {
-  return Array.from({ length: pages }, (_, i) => itemPageSql(who.bigListId, who.userId, i === 0 ? null : who.positions[i * limit - 1]!, limit));
+  return Array.from({ length: pages }, (_, i) => statementOf(itemPageQuery(offline, who.bigListId, who.userId, i === 0 ? null : who.positions[i * limit - 1]!, limit)));
 }
 
 export type ListsBench = {

@@ -6,11 +6,13 @@
 // 0.5x the baseline.
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
-import { libraryPageSql, type LibraryList, type PageFilters } from '../src/core/library/library-items.ts';
+import { offline } from '../src/core/db/compile.ts';
+import { libraryPageQuery, pageWindow } from '../src/core/library/items-repository.ts';
+import type { LibraryList, PageFilters } from '../src/core/library/library-items.ts';
 import { seedUser } from './library.ts';
-import { tokenSql } from '../src/oauth/bearer.ts';
 import { benchDatabaseUrl, type BareRequest, type Figures, formatRow, prepareCatalog, serviceVsBare, startService, tempDataDir } from './lib.ts';
 import { atLeast, atMost, section, type Section } from './report.ts';
+import { statementOf, tokenStatement } from './statements.ts';
 
 const CONNECTIONS = 16;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -24,7 +26,7 @@ function pages(seeded: Seeded, path: string, list: LibraryList, filters: PageFil
   const numbers = Array.from({ length: count }, (_, i) => i + 1);
   return {
     paths: numbers.map((page) => `/api/platform/v1${path}?${qs.toString() ? `${qs.toString()}&` : ''}page=${page}&pageSize=${PAGE_SIZE}`),
-    statements: numbers.map((page) => [tokenSql(seeded.token), libraryPageSql(seeded.userId, list, filters, page, PAGE_SIZE)]),
+    statements: numbers.map((page) => [tokenStatement(seeded.token), statementOf(libraryPageQuery(offline, seeded.userId, list, filters, pageWindow(page, PAGE_SIZE)), true)]),
   };
 }
 

@@ -1,58 +1,6 @@
 // The operator's admin CLI: `npm run --silent admin -- <command> [options]`. The only thing written to
 // stdout is one JSON object (the result); progress and errors go to stderr. Works in both database
 // modes, and in embedded mode while the server runs (through the embedded database's socket).
-import { loadConfigOrExit } from './config.ts';
-import { openDatabase, migrate } from './core/db/orm.ts';
-import { createLogger } from './core/log.ts';
-import { ApiError } from './core/errors.ts';
-import { commands } from './cli/commands.ts';
-import { asksForHelp, commandHelp, globalHelp, PREFIX } from './cli/help.ts';
-import { UsageError } from './cli/command.ts';
+import { runCli } from './cli/run.ts';
 
-function usage(): string {
-  return `usage: ${PREFIX} <command>\n${Object.values(commands)
-    .map((c) => `  ${c.usage}`)
-    .join('\n')}\nRun "${PREFIX} --help" for what each command does.`;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const [name, ...rest] = argv;
-  // Help is answered before the configuration is read or the database opened: it needs neither.
-  if (name === '--help' || name === '-h' || name === 'help') {
-    process.stdout.write(`${globalHelp(commands)}\n`);
-    return 0;
-  }
-  const command = name ? commands[name] : undefined;
-  if (!command) {
-    process.stderr.write(`${name ? `unknown command: ${name}\n` : ''}${usage()}\n`);
-    return 2;
-  }
-  if (asksForHelp(rest)) {
-    process.stdout.write(`${commandHelp(name!, command)}\n`);
-    return 0;
-  }
-  const config = loadConfigOrExit();
-  // Logs go to stderr (fd 2) so stdout carries only the result.
-  const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.preparedStatements, log, poolMax: 4 });
-  try {
-    // Every command but `migrate` itself works on an up-to-date schema.
-    if (name !== 'migrate') await migrate(db.orm);
-    const result = await command.run(db, { config, log, argv: rest });
-    process.stdout.write(`${JSON.stringify(result)}\n`);
-    return 0;
-  } catch (err) {
-    if (err instanceof UsageError) {
-      process.stderr.write(`${err.message}\nusage: ${PREFIX} ${command.usage}\n`);
-      return 2;
-    }
-    // One line; an ApiError also names its machine code (e.g. conflict, not_found) for scripts.
-    const code = err instanceof ApiError ? `${err.code}: ` : '';
-    process.stderr.write(`${name} failed: ${code}${(err as Error).message}\n`);
-    return 1;
-  } finally {
-    await db.close();
-  }
-}
-
-process.exitCode = await main(process.argv.slice(2));
+process.exitCode = await runCli(process.argv.slice(2));

@@ -62,7 +62,6 @@ const schema = z.object({
   APP_REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   IMPORT_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(4_000),
   IMPORT_MAX_BYTES: z.coerce.number().int('must be an integer').min(1024, 'must be at least 1024').max(1024 ** 3, 'must be at most 1073741824').default(64 * 1024 * 1024),
-  SYNC_TEST_HOLD_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(0),
 });
 
 export type Config = {
@@ -126,14 +125,9 @@ export type Config = {
   importMaxBytes: number;
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (ms). */
   shutdownGraceMs: number;
-  /**
-   * Test hook, never set in production: a bulk sync write holds its transaction open this long after
-   * its writes, before the commit, so a test can kill the process in the middle of a batch.
-   */
-  syncTestHoldMs: number;
 };
 
-export class ConfigError extends Error {}
+class ConfigError extends Error {}
 
 /** For process entries (server, CLI): a bad value prints its one line and exits 1. */
 export function loadConfigOrExit(): Config {
@@ -180,7 +174,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     trustProxy: c.TRUST_PROXY ? c.TRUST_PROXY.split(',').map((p) => p.trim()) : [],
     rateLimits: c.RATE_LIMITS === 'on',
     redisKeyPrefix: c.REDIS_KEY_PREFIX,
-    syncTestHoldMs: c.SYNC_TEST_HOLD_MS,
     metricsToken: c.METRICS_TOKEN,
     signups: c.SIGNUPS,
     shutdownGraceMs: c.SHUTDOWN_GRACE_MS,

@@ -13,7 +13,7 @@ export async function hasUsers(em: EntityManager): Promise<boolean> {
 }
 
 /** The first start's line on sign-ups: open (and where), or closed (and how accounts are made instead). */
-export function signUpsLine(baseUrl: string, signups: 'open' | 'closed'): string {
+function signUpsLine(baseUrl: string, signups: 'open' | 'closed'): string {
   return signups === 'open'
     ? `Sign-ups are open: anyone can make an account at ${baseUrl}/account/sign-up (SIGNUPS=closed turns them off)`
     : 'Sign-ups are closed (SIGNUPS=closed): make accounts with npm run admin -- user:create';

@@ -1,5 +1,5 @@
 // Starts the service in this process: database (embedded or PostgreSQL) -> migrations -> demo catalog on
-// a first embedded start, or its rest after a kill -> HTTP server. main.ts adds signals; tests call this
+// a first embedded start, or its rest after a kill -> HTTP server. serve.ts adds signals; tests call this
 // directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -7,13 +7,15 @@ import type { Config } from './config.ts';
 import { createCatalogCache } from './core/catalog/cache.ts';
 import { demoCatalogWork } from './core/catalog/import/demo-state.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
+import type { Importers } from './core/import/importers.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { Redis } from 'ioredis';
 import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
+import { webRoutes } from './web/index.ts';
 import { createDemoAccount, hasUsers } from './demo.ts';
-import { startJobs } from './jobs/index.ts';
+import { jobsFor, startJobs } from './jobs/index.ts';
 import { MemoryEventBus, RedisEventBus, type EventBus } from './core/events/bus.ts';
 import { attachEventBus } from './core/events/registry.ts';
 import { Drain } from './rest/drain.ts';
@@ -21,9 +23,18 @@ import { answerClientError } from './rest/client-error.ts';
 import { capConnections } from './rest/connections.ts';
 import { feedHoldSeconds } from './core/changes/repository.ts';
 import { watchFeedLag } from './core/metrics/registry.ts';
+import type { SyncCommitHook } from './rpc/trpc.ts';
 
 /** How often Node looks for connections past headersTimeout or requestTimeout. */
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
+
+/** What the service is built with besides its configuration: a deployment gives none (the defaults). */
+export type ServerDeps = {
+  /** The import job's importer of each source (default the real readers, core/import/importers.ts). */
+  importers?: Importers;
+  /** A step of each bulk sync write in its transaction, after the writes, before the commit. */
+  beforeSyncCommit?: SyncCommitHook;
+};
 
 export type RunningServer = {
   url: string;
@@ -58,7 +69,7 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
   }
 }
 
-export async function startServer(config: Config, log: Logger): Promise<RunningServer> {
+export async function startServer(config: Config, log: Logger, deps: ServerDeps = {}): Promise<RunningServer> {
   const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
@@ -74,23 +85,21 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
         socketTimeout: 1_000,
       })
     : undefined;
-  // ioredis 5 keeps the socketTimeout timer of a connection that closed with a command in flight, and
-  // when it fires it destroys whatever connection is current: a healthy one made since is dropped once
-  // after every quick reconnect (redis/ioredis#2147, fixed in ioredis 6). Cleared when its connection
-  // closes; ioredis reconnects only after retryStrategy's delay, so no newer connection owns it yet.
-  redis?.on('close', () => {
-    const internals = redis as unknown as { socketTimeoutTimer?: ReturnType<typeof setTimeout> };
-    clearTimeout(internals.socketTimeoutTimer);
-    internals.socketTimeoutTimer = undefined;
-  });
   // Made with the client, before anything is awaited: it is the client's error listener, and an error
   // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
   const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
   // Playback events (GET /playback/events): Redis pub/sub across instances in services mode, on a second
   // connection (a subscribed connection takes no other commands; a SUBSCRIBE gives up after 2 s), or
   // in-process in embedded mode. Attached to the ORM so procedures publish on it (core/events/registry.ts).
+  // The subscriber retries 50 ms later per attempt, at most every 2 s, so live events resume within
+  // about 2 s of Redis coming back (ioredis's own default backs off to 5 s).
   const events: EventBus = redis
-    ? new RedisEventBus({ publisher: redis, subscriber: new Redis(config.redisUrl!, { commandTimeout: 2_000 }), prefix: config.redisKeyPrefix, log })
+    ? new RedisEventBus({
+        publisher: redis,
+        subscriber: new Redis(config.redisUrl!, { commandTimeout: 2_000, retryStrategy: (n: number) => Math.min(50 * n, 2_000) }),
+        prefix: config.redisKeyPrefix,
+        log,
+      })
     : new MemoryEventBus(log);
   attachEventBus(db.orm, events);
   try {
@@ -116,8 +125,9 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
       process.stderr.write(demo.instructions);
     }
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
+    const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
-    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds) });
+    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds), beforeSyncCommit: deps.beforeSyncCommit });
     const server = http.createServer(
       {
         // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
@@ -142,7 +152,7 @@ export async function startServer(config: Config, log: Logger): Promise<RunningS
     const unwatchConnections = capConnections(server, config.maxConnections, log);
     // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
     // not stay open with nothing behind it.
-    const jobs = await startJobs(db.orm, log, config).catch(async (err: unknown) => {
+    const jobs = await startJobs(db.orm, log, config, jobsFor(config, log.child({ component: 'jobs' }), deps.importers)).catch(async (err: unknown) => {
       await new Promise<void>((resolve) => server.close(() => resolve()));
       unwatchConnections();
       throw err;

@@ -2,7 +2,7 @@
 // in the CLI's own process (the same run as /account/import: the user sees it there), progress on
 // stderr, the summary on stdout; a second import of the file adds nothing; a file the reader refuses
 // exits 1 with why and what went in; mistakes in the command line exit 2. Every source reads the
-// test's JSON lines (helpers/import-lines-preload.ts, loaded into the CLI's process).
+// test's JSON lines (the CLI as helpers/cli-main.ts builds it).
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -10,7 +10,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import type { CliRun } from './helpers/cli.ts';
-import { jsonLines, useJsonLines } from './helpers/import-lines.ts';
+import { jsonLines, jsonLinesImporters } from './helpers/import-lines.ts';
 import { makeUser } from './helpers/oauth.ts';
 import { FIRST_SHOW, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { sql } from './helpers/title-fixtures.ts';
@@ -19,22 +19,19 @@ const root = path.resolve(import.meta.dirname, '..');
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'cli-import-'));
 
 let app: TestApp;
-let restore: () => void;
 
 beforeAll(async () => {
-  restore = useJsonLines();
   // The server's job is off: the CLI runs its import itself, to the end.
-  app = await startTestApp({ IMPORT_INTERVAL_MS: '0' });
+  app = await startTestApp({ IMPORT_INTERVAL_MS: '0' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
   await makeUser(app, 'lou_cli');
 });
 afterAll(async () => {
   await app?.stop();
-  restore?.();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 
-/** The CLI with the JSON-lines reader preloaded, against the app's database. */
+/** The CLI with the JSON-lines reader, against the app's database. */
 function admin(...args: string[]): Promise<CliRun> {
   const env = {
     ...process.env,
@@ -44,7 +41,7 @@ function admin(...args: string[]): Promise<CliRun> {
     DATABASE_URL: app.db.mode === 'services' ? (app.db.orm.config.get('clientUrl') as string) : '',
   } as NodeJS.ProcessEnv;
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, ['--import', path.join(root, 'test/helpers/import-lines-preload.ts'), path.join(root, 'src/cli.ts'), ...args], { env });
+    const child = spawn(process.execPath, [path.join(root, 'test/helpers/cli-main.ts'), ...args], { env });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));

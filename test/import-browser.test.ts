@@ -8,25 +8,22 @@ import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
-import { jsonLines, useJsonLines } from './helpers/import-lines.ts';
+import { jsonLines, jsonLinesImporters } from './helpers/import-lines.ts';
 import { makeUser, signIn } from './helpers/oauth.ts';
 import { seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 
 let app: TestApp;
 let browser: Browser;
-let restore: () => void;
 const scratch = fs.mkdtempSync(path.join(os.tmpdir(), 'import-browser-'));
 
 beforeAll(async () => {
-  restore = useJsonLines();
-  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' });
+  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
   browser = await launchBrowser();
 });
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
-  restore?.();
   fs.rmSync(scratch, { recursive: true, force: true });
 });
 

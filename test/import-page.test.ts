@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { limitById } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { jsonLines, useJsonLines } from './helpers/import-lines.ts';
+import { jsonLines, jsonLinesImporters } from './helpers/import-lines.ts';
 import { accountSession, finished, runStatus, upload, uploaded, type Session } from './helpers/imports.ts';
 import { seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { sql } from './helpers/title-fixtures.ts';
@@ -13,16 +13,13 @@ import { sql } from './helpers/title-fixtures.ts';
 const MAX_BYTES = 8192;
 
 let app: TestApp;
-let restore: () => void;
 
 beforeAll(async () => {
-  restore = useJsonLines();
-  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000', IMPORT_MAX_BYTES: String(MAX_BYTES) });
+  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000', IMPORT_MAX_BYTES: String(MAX_BYTES) }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
 });
 afterAll(async () => {
   await app?.stop();
-  restore?.();
 });
 
 const errorOf = async (res: Response) => /<p class="error" role="alert">([^<]*)<\/p>/.exec(await res.text())?.[1];

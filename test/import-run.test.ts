@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { advanceRun, importClientId, receiveFile } from '../src/core/import/run.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { changesOf } from './helpers/change-log.ts';
-import { armPause, jsonLines, releasePause, useJsonLines } from './helpers/import-lines.ts';
+import { armPause, jsonLines, jsonLinesImporters, releasePause } from './helpers/import-lines.ts';
 import { accountSession, finished, runStatus, uploaded, type Session } from './helpers/imports.ts';
 import { FIRST_SHOW, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { settled } from './helpers/sync-client.ts';
@@ -18,16 +18,13 @@ const CRIME = 7000;
 const MISSING = 99_999_999;
 
 let app: TestApp;
-let restore: () => void;
 
 beforeAll(async () => {
-  restore = useJsonLines();
-  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' });
+  app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 4 });
 });
 afterAll(async () => {
   await app?.stop();
-  restore?.();
 });
 
 const at = (file: string, row: number, label = `row ${row}`) => ({ file, row, label });
@@ -193,7 +190,7 @@ describe('a run whose holder stopped', () => {
     const lines = [...watches(1, 100), { pause: 2 }, ...watches(101, 150)];
     const waiting = armPause();
     const { runId, claim } = await receiveFile(em(), { userId: ed.userId, source: 'simkl', fileName: 'x.jsonl', stream: (async function* () { yield new TextEncoder().encode(jsonLines(lines)); })(), maxBytes: 1 << 20, hold: true });
-    const holder = advanceRun(em(), runId, claim!);
+    const holder = advanceRun(em(), runId, claim!, { importers: jsonLinesImporters });
     await waiting;
     expect((await runStatus(app, ed, runId)).body).toMatchObject({ status: 'running', imported: 100 });
     // Its lease lapses, as if it had died: the job takes the run over and finishes it.

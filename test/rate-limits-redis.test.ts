@@ -245,9 +245,9 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
           expect(since(which, 'redis is back')).toBe(1);
         }
 
-        // Dropped again with requests in flight: ioredis keeps a timer of the old connection that, a
-        // second later, would drop the new one too (redis/ioredis#2147). Still shared after it, still
-        // one more outage per instance.
+        // Dropped again with requests in flight: ioredis before 6 kept the socketTimeout timer of the old
+        // connection, which a second later dropped the new one too (redis/ioredis#2147, fixed in 6.0.0);
+        // this pins that it stays fixed. Still shared after it, still one more outage per instance.
         const reader = await freshToken(c, 'drop-reader');
         const inFlight = many(80, 8, (i) => call(i % 2 ? d : c, '/api/platform/v1/me', { token: reader }));
         await new Promise((r) => setTimeout(r, 20));

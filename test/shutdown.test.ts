@@ -2,9 +2,10 @@
 // closes the port at once, lets the requests in flight finish (with Connection: close), closes idle
 // keep-alive connections, ends the event stream with a reconnect hint, and exits 0 in the grace period;
 // every write answered 2xx is in the database. One write is provably in flight in both modes: its
-// headers and half its body are sent before SIGTERM, the rest after. SYNC_TEST_HOLD_MS holds each bulk
-// write open before its commit ("sync batch held open"), so in services mode writes of the stream are
-// in flight too (in embedded mode PGlite's pg_sleep blocks the whole process, signals included).
+// headers and half its body are sent before SIGTERM, the rest after. The child's sync hold
+// (helpers/child-main.ts) holds each bulk write open before its commit ("sync batch held open"), so in
+// services mode writes of the stream are in flight too (in embedded mode PGlite's pg_sleep blocks the
+// whole process, signals included).
 import net from 'node:net';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/db/orm.ts';
@@ -89,7 +90,7 @@ async function halfSentWrite(port: number, token: string, watchedAt: string) {
 }
 
 it('SIGTERM under load: in-flight writes finish, no accepted write is lost, the stream is told to reconnect, exit 0', async () => {
-  const child = await startChildServer(database, { SYNC_TEST_HOLD_MS: '500', SHUTDOWN_GRACE_MS: '10000' });
+  const child = await startChildServer(database, { SHUTDOWN_GRACE_MS: '10000' }, { syncHoldMs: 500 });
   const auth = { authorization: `Bearer ${user.token}` };
   try {
     // An open event stream.

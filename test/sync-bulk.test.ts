@@ -12,6 +12,7 @@ import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { bulk, newKey } from './helpers/sync-client.ts';
+import { holdBeforeCommit } from './helpers/sync-hold.ts';
 import { createLogger } from '../src/core/log.ts';
 
 let app: TestApp;
@@ -269,9 +270,8 @@ describe('idempotency', () => {
       key,
       hash: bodyHash(items),
       now: new Date(),
-      // The test hook: the transaction stays open 3 s after its writes.
-      holdMs: 3000,
-      onHold: () => claimed(),
+      // The transaction stays open 3 s after its writes.
+      beforeCommit: holdBeforeCommit(3000, () => claimed()),
     });
     await isClaimed;
     expectError(await bulk(app, m.token, 'history', items, key), 409, 'request_in_progress');

@@ -1,7 +1,8 @@
 // A server killed (kill -9) in the middle of a bulk write applies the whole batch or none of it, and
 // the retry with the same Idempotency-Key applies it exactly once. The server runs as a child process
-// (`node src/main.ts`) on this file's database; SYNC_TEST_HOLD_MS makes the batch hold its transaction
-// open after its writes, before the commit, and log "sync batch held open", so the kill lands there.
+// (`node src/main.ts` as helpers/child-main.ts builds it) on this file's database; its sync hold makes the
+// batch hold its transaction open after its writes, before the commit, and log "sync batch held open", so
+// the kill lands there.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.ts';
 import { startChildServer, type ChildServer } from './helpers/child-server.ts';
@@ -35,7 +36,7 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
   const items = Array.from({ length: 100 }, (_, i) => ({ client_item_id: `c${i}`, movie_db_id: SPIRITED_AWAY, watched_at: new Date(Date.UTC(2023, 0, 1) + i * 86_400_000).toISOString() }));
   const key = newKey();
 
-  const doomed = await startChildServer(database, { SYNC_TEST_HOLD_MS: '5000' });
+  const doomed = await startChildServer(database, {}, { syncHoldMs: 5000 });
   const answer = call(doomed, 'POST', '/sync/history', { items }, { 'idempotency-key': key }).catch((err: Error) => err);
   await until('the batch held open', () => doomed.logs.some((l) => l.msg === 'sync batch held open'), 60_000);
   await doomed.kill();

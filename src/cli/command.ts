@@ -2,9 +2,11 @@
 import { parseArgs, type ParseArgsOptionsConfig } from 'node:util';
 import type { Config } from '../config.ts';
 import type { Database } from '../core/db/orm.ts';
+import type { Importers } from '../core/import/importers.ts';
 import type { Logger } from '../core/log.ts';
 
-export type CommandContext = { config: Config; log: Logger; argv: string[] };
+/** `importers`: the import command's (run.ts CliDeps; default the real readers). */
+type CommandContext = { config: Config; log: Logger; argv: string[]; importers?: Importers | undefined };
 
 export type Command = {
   usage: string;

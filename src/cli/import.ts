@@ -12,7 +12,7 @@ import { noPositionals, parseOptions, UsageError, type Command } from './command
 import { progressOn } from './progress.ts';
 
 /** The run failed: the message says why and what went in (the CLI prints it, exit 1). */
-export class ImportFailed extends Error {}
+class ImportFailed extends Error {}
 
 const countsText = (s: ImportSummary) => `run ${s.run}: ${s.imported} imported, ${s.alreadyThere} already there, ${s.unmatched} unmatched, ${s.invalid} invalid`;
 
@@ -25,7 +25,7 @@ export const importCommand: Command = {
   ],
   example: 'import --user alice --source trakt --file ./trakt-export.json',
   usage: `import --user USERNAME --source ${IMPORT_SOURCES.join('|')} --file PATH`,
-  async run(db, { argv, log }) {
+  async run(db, { argv, log, importers }) {
     const { values, positionals } = parseOptions(argv, { user: { type: 'string' }, source: { type: 'string' }, file: { type: 'string' } });
     noPositionals(positionals);
     if (!values.user) throw new UsageError('--user is required');
@@ -44,7 +44,7 @@ export const importCommand: Command = {
         em,
         // The operator's own file: no upload cap.
         { userId: user.id, source: source as ImportSource, fileName: path.basename(file), stream: fs.createReadStream(file), maxBytes: Number.MAX_SAFE_INTEGER },
-        { log, onProgress: (p) => progress.update(p.bytesRead, p.fileSize, 'import') },
+        { log, importers, onProgress: (p) => progress.update(p.bytesRead, p.fileSize, 'import') },
       );
     } finally {
       progress.stop();

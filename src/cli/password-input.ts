@@ -23,7 +23,7 @@ export function passwordSource(values: { password?: string | undefined; 'passwor
 }
 
 /** The first line of the stream without its line ending ("\n" or "\r\n"); the rest is not read. */
-export async function readLine(input: NodeJS.ReadableStream): Promise<string> {
+async function readLine(input: NodeJS.ReadableStream): Promise<string> {
   let text = '';
   input.setEncoding('utf8');
   for await (const chunk of input) {

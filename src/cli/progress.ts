@@ -13,7 +13,7 @@ export type ProgressKind = 'bar' | 'json-lines';
 /** The chooser: a bar only when stderr is a terminal. */
 export const progressKind = (isTTY: boolean | undefined): ProgressKind => (isTTY ? 'bar' : 'json-lines');
 
-export const JSON_LINE_INTERVAL_MS = 1000;
+const JSON_LINE_INTERVAL_MS = 1000;
 
 function barProgress(stream: NodeJS.WriteStream, unit: string): Progress {
   const bar = new cliProgress.SingleBar(

@@ -25,7 +25,7 @@ export function visiblePrivateFields(actor: Actor | null): Record<PrivateField, 
   };
 }
 
-export const PROFILE_PART_SCOPES = {
+const PROFILE_PART_SCOPES = {
   /** The profile home's lists. */
   lists: 'lists:read',
   /** The profile home's recent watches; the statistics computed from watches (streak, month, genres). */

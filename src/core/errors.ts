@@ -1,6 +1,6 @@
 // The one error type the service throws on purpose, and the table of machine codes -> HTTP status the APIs answer with.
 
-export const ERROR_STATUS = {
+const ERROR_STATUS = {
   invalid_request: 400,
   authorization_pending: 400,
   expired: 400,

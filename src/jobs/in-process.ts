@@ -66,7 +66,7 @@ export function startInProcess(jobs: Job[], orm: MikroORM, log: Logger, opts: { 
 }
 
 /** Resolves when all settle or after `ms`, whichever comes first. */
-export async function waitBounded(promises: Promise<unknown>[], ms: number): Promise<void> {
+async function waitBounded(promises: Promise<unknown>[], ms: number): Promise<void> {
   if (!promises.length) return;
   let timer: NodeJS.Timeout | undefined;
   await Promise.race([Promise.allSettled(promises), new Promise<void>((resolve) => (timer = setTimeout(resolve, ms)))]);

@@ -18,6 +18,7 @@
 // output); `npm run --silent admin -- jobs:status` prints both (src/cli/jobs-status.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
+import type { Importers } from '../core/import/importers.ts';
 import type { Logger } from '../core/log.ts';
 import { watchJobs } from '../core/metrics/registry.ts';
 import { startInProcess, type RunningJobs } from './in-process.ts';
@@ -38,11 +39,11 @@ export type { RunningJobs } from './in-process.ts';
 
 export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'jobQueue' | 'databaseUrl'>;
 
-/** Every job of the service, with this configuration's intervals. */
-export function jobsFor(config: Pick<Config, 'trophyIntervalMs' | 'importIntervalMs'>, log?: Logger): Job[] {
+/** Every job of the service, with this configuration's intervals. `importers`: the import job's (default the real readers). */
+export function jobsFor(config: Pick<Config, 'trophyIntervalMs' | 'importIntervalMs'>, log?: Logger, importers?: Importers): Job[] {
   return [
     oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, recommendationsJob, statsRollupJob,
-    trophyJob(config.trophyIntervalMs), importJob(config.importIntervalMs, log),
+    trophyJob(config.trophyIntervalMs), importJob(config.importIntervalMs, { log, importers }),
   ];
 }
 

@@ -4,9 +4,9 @@
 import { syncDueLists } from '../core/lists/sync.ts';
 import type { Job } from './job.ts';
 
-export const LIST_SYNC_INTERVAL_MS = 60 * 1000;
+const LIST_SYNC_INTERVAL_MS = 60 * 1000;
 /** Lists refreshed per pass at most; the rest wait for the next pass. */
-export const LIST_SYNC_BATCH = 20;
+const LIST_SYNC_BATCH = 20;
 
 export const listSyncJob: Job = {
   name: 'list-sync',

@@ -3,7 +3,7 @@
 import { notifyNewEpisodes } from '../core/notifications/new-episodes.ts';
 import type { Job } from './job.ts';
 
-export const NEW_EPISODES_INTERVAL_MS = 15 * 60 * 1000;
+const NEW_EPISODES_INTERVAL_MS = 15 * 60 * 1000;
 
 export const newEpisodesJob: Job = {
   name: 'new-episodes',

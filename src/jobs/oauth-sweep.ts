@@ -6,7 +6,7 @@ import type { Job } from './job.ts';
 import { sweepExpiredAccountSessions } from '../core/accounts/sessions.ts';
 import { sweepExpiredArtifacts } from '../core/tokens/sweep.ts';
 
-export const OAUTH_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const OAUTH_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export const oauthSweepJob: Job = {
   name: 'oauth-sweep',

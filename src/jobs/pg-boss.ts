@@ -22,7 +22,7 @@ export const PG_BOSS_SCHEMA = 'pgboss';
 export const RETRY_LIMIT = 3;
 
 /** First retry after a quarter of the interval (1 s to 60 s), doubling (with jitter) up to 10 minutes. */
-export function retryDelaySeconds(intervalMs: number): number {
+function retryDelaySeconds(intervalMs: number): number {
   return Math.min(60, Math.max(1, Math.round(intervalMs / 4000)));
 }
 

@@ -8,7 +8,7 @@ import { sweepContinueWatching } from '../core/playback/continue-watching.ts';
 import { sweepSessions } from '../core/playback/sessions.ts';
 import type { Job } from './job.ts';
 
-export const PLAYBACK_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
+const PLAYBACK_SWEEP_INTERVAL_MS = 5 * 60 * 1000;
 
 async function sweepWith(em: EntityManager): Promise<Record<string, number>> {
   return {

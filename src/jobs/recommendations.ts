@@ -6,6 +6,6 @@
 import { refreshStaleRecommendations } from '../core/catalog/recommendations.ts';
 import type { Job } from './job.ts';
 
-export const RECOMMENDATIONS_INTERVAL_MS = 5 * 60 * 1000;
+const RECOMMENDATIONS_INTERVAL_MS = 5 * 60 * 1000;
 
 export const recommendationsJob: Job = { name: 'recommendations', intervalMs: RECOMMENDATIONS_INTERVAL_MS, run: (em) => refreshStaleRecommendations(em) };

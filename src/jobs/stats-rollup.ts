@@ -3,6 +3,6 @@
 import { rollUpDailyStats } from '../core/community/daily-stats.ts';
 import type { Job } from './job.ts';
 
-export const STATS_ROLLUP_INTERVAL_MS = 10 * 60 * 1000;
+const STATS_ROLLUP_INTERVAL_MS = 10 * 60 * 1000;
 
 export const statsRollupJob: Job = { name: 'stats-rollup', intervalMs: STATS_ROLLUP_INTERVAL_MS, run: rollUpDailyStats };

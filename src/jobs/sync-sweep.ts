@@ -8,7 +8,7 @@ import { pruneChangeLog } from '../core/sync/retention.ts';
 import { startInProcess } from './in-process.ts';
 import type { Job } from './job.ts';
 
-export const SYNC_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
+const SYNC_SWEEP_INTERVAL_MS = 10 * 60 * 1000;
 
 export async function runSyncSweep(em: EntityManager, now: Date): Promise<{ idempotencyRecords: number; changes: number }> {
   return { idempotencyRecords: await deleteExpiredRecords(em, now), changes: await pruneChangeLog(em, now) };

@@ -4,6 +4,6 @@
 import { rollUpTrending } from '../core/catalog/trending-rollup.ts';
 import type { Job } from './job.ts';
 
-export const TRENDING_INTERVAL_MS = 10 * 60 * 1000;
+const TRENDING_INTERVAL_MS = 10 * 60 * 1000;
 
 export const trendingJob: Job = { name: 'trending', intervalMs: TRENDING_INTERVAL_MS, run: rollUpTrending };

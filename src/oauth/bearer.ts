@@ -8,8 +8,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
 import type { Actor } from '../core/actor.ts';
 import { touchGrant } from '../core/connected-apps/service.ts';
-import type { Sql } from '../core/db/sql.ts';
-import { tokenRow, tokenStatement } from '../core/tokens/repository.ts';
+import { tokenRow } from '../core/tokens/repository.ts';
 import { artifactKey } from './adapter.ts';
 
 type TokenRow = NonNullable<Awaited<ReturnType<typeof tokenRow>>>;
@@ -27,11 +26,6 @@ function noteUse(orm: MikroORM, grantId: string) {
   if (lastTouch.size > 10_000) lastTouch.delete(lastTouch.keys().next().value!);
   // Last use for the connected-apps list; never delays or fails the request it rides on.
   touchGrant(orm.em.fork(), grantId).catch(() => {});
-}
-
-/** The one statement that verifies `token` (exported for the benchmark's bare baseline): the text tokenRow runs. */
-export function tokenSql(token: string): Sql {
-  return tokenStatement(artifactKey('AccessToken', token));
 }
 
 /** `_provider`: tokens are the provider's, read here straight from its storage (see above). */

@@ -7,7 +7,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type Provider from 'oidc-provider';
-import { readCookie } from './account-session.ts';
+import { readCookie } from './cookies.ts';
 import { OAUTH_ROUTES } from './routes.ts';
 
 type Details = InstanceType<Provider['Interaction']>;

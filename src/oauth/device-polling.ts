@@ -14,7 +14,7 @@ import { artifactKey } from './adapter.ts';
 /** Seconds a device waits between polls, as announced in the device code response. */
 export const DEVICE_POLL_INTERVAL = 5;
 /** Seconds added to a code's interval by every poll that came too soon. */
-export const SLOW_DOWN_STEP = 5;
+const SLOW_DOWN_STEP = 5;
 
 const MODEL = 'DevicePoll';
 

@@ -10,10 +10,6 @@ import { ApiError } from '../core/errors.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { Logger } from '../core/log.ts';
 import { PLATFORM_BASE } from '../rest/envelope.ts';
-import { accountRoutes } from './account.ts';
-import { accountExportRoutes } from './account-export.ts';
-import { developerAppRoutes } from './developer-apps.ts';
-import { importRoutes } from './imports.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
@@ -21,14 +17,17 @@ import { interactionRoutes } from './interactions.ts';
 import { providerKeys } from './keys.ts';
 import { atBaseUrl } from './origin.ts';
 import { createProvider } from './provider.ts';
-import { signUpLink, signUpRoutes } from './sign-up.ts';
 import { shapeResponses } from './shape.ts';
 import { endpointShims } from './shims.ts';
 import { DISCOVERY_PATH, OAUTH_ROUTES } from './routes.ts';
 import { strictRouter } from '../rest/routing.ts';
-import { verifySecret } from '../core/security/argon2.ts';
+import { verifyHashedClientSecrets } from './client-secret-hash.ts';
 
-export type OAuth = { provider: Provider; router: Router; authenticate: RequestHandler };
+/**
+ * `cookieKey`: the provider's current cookie key, which the interaction pages' CSRF tokens and the
+ * account website's cookies and form tokens are signed with.
+ */
+export type OAuth = { provider: Provider; cookieKey: string; router: Router; authenticate: RequestHandler };
 
 const PROVIDER_PATHS = new Set<string>([DISCOVERY_PATH, ...Object.values(OAUTH_ROUTES)]);
 // The resume steps of an authorization and of a device confirmation: one segment below their paths.
@@ -66,10 +65,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
     },
     accountExists: async (id) => Boolean(await findUserById(orm.em.fork(), id)),
   });
-  // Client secrets are stored as argon2id hashes: compare by verifying, never by equality.
-  provider.Client.prototype.compareClientSecret = async function compare(this: { clientSecret?: string }, actual: string) {
-    return Boolean(this.clientSecret && actual) && verifySecret(this.clientSecret!, actual);
-  };
+  verifyHashedClientSecrets(provider);
   shapeResponses(provider, orm);
   const callback = atBaseUrl(provider.callback() as (req: Request, res: Response) => void, deps.config.baseUrl);
   const { cookieKeys } = await providerKeys(orm);
@@ -78,11 +74,6 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   const secure = deps.config.baseUrl.startsWith('https:');
   const signups = deps.config.signups === 'open';
   router.use(interactionRoutes({ provider, orm, csrfKey: cookieKeys[0]!, limits: deps.limits, log: deps.log, secure, signups }));
-  router.use(accountRoutes({ orm, provider, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups), appRegistration: deps.config.appRegistration }));
-  router.use(accountExportRoutes({ orm, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
-  router.use(signUpRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, open: signups }));
-  router.use(importRoutes({ orm, limits: deps.limits, key: cookieKeys[0]!, secure, maxBytes: deps.config.importMaxBytes, signUp: signUpLink(signups) }));
-  if (deps.config.appRegistration) router.use(developerAppRoutes({ orm, limits: deps.limits, log: deps.log, key: cookieKeys[0]!, secure, signUp: signUpLink(signups) }));
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));
@@ -104,5 +95,5 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
     }
     next();
   };
-  return { provider, router, authenticate };
+  return { provider, cookieKey: cookieKeys[0]!, router, authenticate };
 }

@@ -23,8 +23,7 @@ import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
 import { PAGE_HEADERS, page, escapeHtml } from './pages/layout.ts';
 import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
-import { signUpLink } from './sign-up.ts';
-import { interactionPath, takeSignUpHandoff } from './sign-up-handoff.ts';
+import { interactionPath, signUpLink, takeSignUpHandoff } from './sign-up-handoff.ts';
 
 type Deps = { provider: Provider; orm: MikroORM; csrfKey: string; limits: RateLimits; log: Logger; secure: boolean; signups: boolean };
 type Details = InstanceType<Provider['Interaction']>;

@@ -12,9 +12,9 @@ import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
 import { devicePages } from './pages/device.ts';
 import { renderErrorPage } from './pages/error.ts';
 
-export const ACCESS_TOKEN_TTL = 60 * 60;
+const ACCESS_TOKEN_TTL = 60 * 60;
 export const REFRESH_TOKEN_TTL = 30 * 24 * 60 * 60;
-export const GRANT_TTL = 365 * 24 * 60 * 60;
+const GRANT_TTL = 365 * 24 * 60 * 60;
 export const DEVICE_CODE_TTL = 10 * 60;
 
 export type ProviderDeps = {

@@ -9,8 +9,17 @@
 // not start: refused there like any other step, and nobody is signed in.
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { readCookie } from './account-session.ts';
+import { readCookie } from './cookies.ts';
 import { INTERACTION_BASE } from './routes.ts';
+
+/** The sign-up page of the account website. */
+export const SIGN_UP_PATH = '/account/sign-up';
+
+/** Where a sign-in page links to sign up, returning to `returnTo` afterwards; undefined when sign-ups are closed. */
+export function signUpLink(open: boolean, returnTo?: string): string | undefined {
+  if (!open) return undefined;
+  return returnTo ? `${SIGN_UP_PATH}?return=${encodeURIComponent(returnTo)}` : SIGN_UP_PATH;
+}
 
 const RETURN_PATH = new RegExp(`^${INTERACTION_BASE}/[A-Za-z0-9_-]{1,64}$`);
 const COOKIE = 'mts_signed_up';

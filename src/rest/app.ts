@@ -28,6 +28,7 @@ import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
+import type { SyncCommitHook } from '../rpc/trpc.ts';
 import './types.ts';
 
 export type AppDeps = {
@@ -39,12 +40,16 @@ export type AppDeps = {
   catalogCache: CatalogCache;
   /** The authorization server: its routes, and bearer authentication of platform requests. */
   oauth?: { router: RequestHandler; authenticate: RequestHandler };
+  /** The website: the account pages, sign-up, developer apps and imports (src/web/). */
+  web?: RequestHandler;
   /** Counts requests in the buckets of the limits table. */
   limits?: RateLimits;
   /** Live playback events for GET /playback/events (server-sent events). */
   events?: EventBus;
   /** Graceful shutdown: closes keep-alive connections and ends event streams once draining (server.ts). */
   drain?: Drain;
+  /** A step of bulk sync writes before their commit (server.ts ServerDeps). */
+  beforeSyncCommit?: SyncCommitHook | undefined;
 };
 
 const pass: RequestHandler = (_req, _res, next) => next();
@@ -72,6 +77,7 @@ export function createApp(deps: AppDeps): Express {
   app.use((req: Request, _res: Response, next: NextFunction) => next(req.authFailure));
   app.use(refuseVariantPath, readBody, readTrpcQueryInput, refuseNul);
   if (deps.oauth) app.use(deps.oauth.router);
+  if (deps.web) app.use(deps.web);
 
   app.use(health(deps.orm, deps.writes));
   app.use(docsPage());

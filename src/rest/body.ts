@@ -16,7 +16,7 @@ import { isOAuthEndpoint } from '../oauth/routes.ts';
 import { isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
 
-export const BODY_DEADLINE_MS = 10_000;
+const BODY_DEADLINE_MS = 10_000;
 
 /**
  * The cap of the procedure a request reaches, found before the body is read. A /trpc batch takes the
@@ -43,7 +43,7 @@ function mediaType(req: Request): string {
 }
 
 /** Whether a path's body is flat parameters: everything but the procedures' APIs (REST and /trpc), the OAuth endpoints below the platform base included. */
-export function takesFlatParameters(path: string): boolean {
+function takesFlatParameters(path: string): boolean {
   if (isOAuthEndpoint(path)) return true;
   return !(path.startsWith(`${PLATFORM_BASE}/`) || path.startsWith(`${PUBLIC_BASE}/`) || isTrpcPath(path));
 }
@@ -51,7 +51,7 @@ export function takesFlatParameters(path: string): boolean {
 const NOT_FLAT = 'The body must be a form, or a JSON object of string values';
 
 /** A parsed JSON body as the string map a form would have made, or 400 when it is not flat. */
-export function flatParameters(value: unknown): Record<string, string> {
+function flatParameters(value: unknown): Record<string, string> {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) throw new ApiError('invalid_request', NOT_FLAT);
   const fields: Array<[string, string]> = [];
   for (const [key, field] of Object.entries(value)) {
@@ -63,7 +63,7 @@ export function flatParameters(value: unknown): Record<string, string> {
   return Object.fromEntries(fields);
 }
 
-export function parseBody(req: Request, type: string, raw: Buffer): unknown {
+function parseBody(req: Request, type: string, raw: Buffer): unknown {
   if (raw.length === 0) return undefined;
   if (type === 'application/json' || type.endsWith('+json')) {
     const text = raw.toString('utf8');

@@ -4,7 +4,7 @@ import type { NextFunction, Request, Response } from 'express';
 import { INCOMING_REQUEST_ID_HEADER, REQUEST_ID_HEADER } from './request-id.ts';
 
 // Deprecation, Sunset and Link tell a script that an endpoint it calls is going away (GET /profile/home).
-export const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'Link'];
+const EXPOSED_HEADERS = ['X-RateLimit-Limit', 'X-RateLimit-Remaining', 'X-RateLimit-Reset', 'Retry-After', REQUEST_ID_HEADER, 'Deprecation', 'Sunset', 'Link'];
 const ALLOWED_HEADERS = ['Authorization', 'Content-Type', 'Idempotency-Key', 'Last-Event-ID', INCOMING_REQUEST_ID_HEADER];
 const ALLOWED_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'];
 

@@ -14,7 +14,7 @@ export function isTrpcPath(path: string): boolean {
   return path === TRPC_BASE || path.startsWith(`${TRPC_BASE}/`);
 }
 
-export function isPublicPath(path: string): boolean {
+function isPublicPath(path: string): boolean {
   return path === PUBLIC_BASE || path.startsWith(`${PUBLIC_BASE}/`);
 }
 

@@ -9,7 +9,8 @@ import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError } from '../rpc/errors.ts';
-import type { Context, Meta } from '../rpc/trpc.ts';
+import type { Context, SyncCommitHook } from '../rpc/trpc.ts';
+import { listProcedures } from '../rpc/router-procedures.ts';
 import { errorBody, errorHeaders, PUBLIC_BASE } from './envelope.ts';
 import { restProcedure, type Surface } from '../rpc/procedures.ts';
 import { hasBody } from './body.ts';
@@ -19,7 +20,14 @@ import { checkBuckets, limitSubject } from './rate-limit.ts';
 import { bucketsOf } from '../core/limits/table.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 
-export type FacadeDeps = { orm: MikroORM; config: Config; log: Logger; catalogCache: CatalogCache; limits?: RateLimits | undefined };
+export type FacadeDeps = {
+  orm: MikroORM;
+  config: Config;
+  log: Logger;
+  catalogCache: CatalogCache;
+  limits?: RateLimits | undefined;
+  beforeSyncCommit?: SyncCommitHook | undefined;
+};
 
 /** The procedure middleware's way to count a procedure's own buckets on this request and response. */
 function limitCounter(deps: FacadeDeps, req: Request, res: Response): Context['countLimits'] {
@@ -40,6 +48,7 @@ export function createContext(deps: FacadeDeps, req: Request, res: Response, tra
     catalogCache: deps.catalogCache,
     headers: req.headers,
     response: { headers: {} },
+    beforeSyncCommit: deps.beforeSyncCommit,
   };
 }
 
@@ -48,8 +57,8 @@ type Captured = { ctx?: Context; error?: ApiError };
 /** `catalog.search` -> `GET /api/public/v1/catalog/search`, for logs and metrics. */
 function routeLabels(router: OpenApiRouter, base: string): Map<string, string> {
   const labels = new Map<string, string>();
-  for (const [name, proc] of Object.entries(router._def.procedures as Record<string, { _def: { meta?: Meta } }>)) {
-    const o = proc._def.meta?.openapi;
+  for (const { name, meta } of listProcedures(router)) {
+    const o = meta?.openapi;
     if (o) labels.set(name, `${o.method} ${base}${o.path}`);
   }
   return labels;

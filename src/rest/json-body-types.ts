@@ -1,11 +1,14 @@
 // JSON bodies keep their JSON types. trpc-to-openapi coerces every number, boolean, bigint and date
 // field of a procedure's input from strings on each request (meant for query strings), and does it to
 // bodies too: {"isPublic": "false"} would read as true and {"movieDbId": "129"} as 129. A JSON body
-// already carries types, so a string where a number belongs is a 400. At start-up, each body field's
-// `coerce` flag is pinned to what the schema author wrote (an explicit z.coerce stays). Path
-// parameters, merged into the same input, are strings and keep the library's coercion.
+// already carries types, so a string where a number belongs is a 400. The library has no option to
+// leave bodies alone (its handler takes the router, context, response meta, error hook and body size
+// only) and sets the flag on the schemas themselves (`_zod.def.coerce`), so at start-up each body
+// field's flag is pinned to what the schema author wrote (an explicit z.coerce stays). Path
+// parameters, merged into the same input, are strings and keep the library's coercion. Pinned by
+// test/json-body-types.test.ts.
 import type { OpenApiRouter } from 'trpc-to-openapi';
-import type { Meta } from '../rpc/trpc.ts';
+import { listProcedures } from '../rpc/router-procedures.ts';
 
 type ZodLike = { _zod?: { def?: Record<string, unknown> & { type?: string } } };
 
@@ -33,11 +36,11 @@ function pin(schema: unknown, seen: Set<unknown>): void {
 
 /** Pins coercion off for the body fields of every POST/PUT/PATCH procedure of `router`. */
 export function keepJsonBodyTypes(router: OpenApiRouter): void {
-  for (const proc of Object.values(router._def.procedures as Record<string, { _def: { meta?: Meta; inputs?: unknown[] } }>)) {
-    const openapi = proc._def.meta?.openapi;
+  for (const { meta, inputs } of listProcedures(router)) {
+    const openapi = meta?.openapi;
     if (!openapi || openapi.method === 'GET' || openapi.method === 'DELETE') continue;
     const pathParams = new Set([...openapi.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]));
-    for (const input of proc._def.inputs ?? []) {
+    for (const input of inputs) {
       const shape = (input as ZodLike)._zod?.def?.shape as Record<string, unknown> | undefined;
       if (!shape) {
         pin(input, new Set());

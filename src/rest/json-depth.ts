@@ -7,7 +7,7 @@ import type { Request } from 'express';
 import { ApiError } from '../core/errors.ts';
 import { isTrpcPath } from './envelope.ts';
 
-export const MAX_JSON_DEPTH = 64;
+const MAX_JSON_DEPTH = 64;
 
 const OPEN_BRACE = 0x7b;
 const OPEN_BRACKET = 0x5b;
@@ -17,7 +17,7 @@ const QUOTE = 0x22;
 const BACKSLASH = 0x5c;
 
 /** Whether `text` opens more than `limit` objects or arrays inside one another (one pass, no recursion). */
-export function nestedDeeperThan(text: string, limit: number): boolean {
+function nestedDeeperThan(text: string, limit: number): boolean {
   let depth = 0;
   let inString = false;
   for (let i = 0; i < text.length; i++) {

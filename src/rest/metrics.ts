@@ -9,7 +9,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { httpRequestDuration, registry, UNMATCHED_ROUTE } from '../core/metrics/registry.ts';
 import { OAUTH_ROUTES } from '../oauth/routes.ts';
 
-export const METRICS_PATH = '/metrics';
+const METRICS_PATH = '/metrics';
 
 const digest = (s: string) => createHash('sha256').update(s).digest();
 

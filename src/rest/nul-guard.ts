@@ -13,7 +13,7 @@ const ENCODED_NUL = /%00/i;
  * Where the first NUL in `value` is (e.g. ['items', '0', 'title']; [] when `value` itself is such a
  * string), or undefined. Walks with its own stack: a value has no depth limit of its own here.
  */
-export function findNul(value: unknown): string[] | undefined {
+function findNul(value: unknown): string[] | undefined {
   const stack: Array<{ value: unknown; path: string[] }> = [{ value, path: [] }];
   while (stack.length) {
     const next = stack.pop()!;

@@ -3,10 +3,11 @@
 // needs, read from the procedure's meta: `scope` (platformProcedure) is the one scope required;
 // `anyScope` (procedures that check scopes themselves) lists scopes of which any one will do; `allScopes`
 // (the full export) lists scopes the token needs every one of (one requirement naming them all).
-import { forEachOpenApiProcedure, normalizePath, type OpenApiRouter } from 'trpc-to-openapi';
+import { normalizePath, type OpenApiRouter } from 'trpc-to-openapi';
 import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../core/apps/scopes.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from '../oauth/routes.ts';
 import type { Meta } from '../rpc/trpc.ts';
+import { listProcedures } from '../rpc/router-procedures.ts';
 
 type Json = Record<string, unknown>;
 export type SecurityRequirement = Record<string, string[]>;
@@ -54,12 +55,12 @@ export function platformSecuritySchemes(baseUrl: string) {
 }
 
 /** The requirement of a token holding `scope`; of a token holding any one of `scopes`; of any token. */
-export const needsScope = (scope: Scope): SecurityRequirement[] => [{ [OAUTH2]: [scope] }];
-export const needsAnyScope = (scopes: readonly Scope[]): SecurityRequirement[] => scopes.map((s) => ({ [OAUTH2]: [s] }));
-export const needsToken = (): SecurityRequirement[] => [{ [OAUTH2]: [] }];
+const needsScope = (scope: Scope): SecurityRequirement[] => [{ [OAUTH2]: [scope] }];
+const needsAnyScope = (scopes: readonly Scope[]): SecurityRequirement[] => scopes.map((s) => ({ [OAUTH2]: [s] }));
+const needsToken = (): SecurityRequirement[] => [{ [OAUTH2]: [] }];
 
 /** What the procedure's meta asks of the token. Every platform procedure needs one (at least). */
-export function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope' | 'allScopes'>): SecurityRequirement[] {
+function requirementOf(meta: Pick<Meta, 'scope' | 'anyScope' | 'allScopes'>): SecurityRequirement[] {
   if (meta.scope) return needsScope(meta.scope);
   if (meta.allScopes?.length) return [{ [OAUTH2]: [...meta.allScopes] }];
   if (meta.anyScope?.length) return needsAnyScope(meta.anyScope);
@@ -75,10 +76,11 @@ const HTTP_METHODS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch'
  */
 export function applySecurity(paths: Record<string, Json>, router: OpenApiRouter, authenticated: boolean): void {
   const fromMeta = new Map<string, SecurityRequirement[]>();
-  forEachOpenApiProcedure(router._def.procedures, ({ meta }) => {
-    const m = meta as Meta & { openapi: NonNullable<Meta['openapi']> };
-    fromMeta.set(`${m.openapi.method.toLowerCase()} ${normalizePath(m.openapi.path)}`, authenticated ? requirementOf(m) : []);
-  });
+  for (const { meta } of listProcedures(router)) {
+    // The procedures trpc-to-openapi serves and documents: those with an OpenAPI route not turned off.
+    if (!meta?.openapi || meta.openapi.enabled === false) continue;
+    fromMeta.set(`${meta.openapi.method.toLowerCase()} ${normalizePath(meta.openapi.path)}`, authenticated ? requirementOf(meta) : []);
+  }
   for (const [path, item] of Object.entries(paths)) {
     for (const method of HTTP_METHODS) {
       const op = item[method] as Json | undefined;
@@ -91,7 +93,7 @@ export function applySecurity(paths: Record<string, Json>, router: OpenApiRouter
 }
 
 /** A line for the operation's description: the scopes the call needs, in words. */
-export function scopeLine(security: SecurityRequirement[]): string {
+function scopeLine(security: SecurityRequirement[]): string {
   const scopes = security.map((r) => r[OAUTH2]).filter((s): s is string[] => Array.isArray(s));
   if (security.length === 0) return 'No token needed.';
   if (scopes.length === 1 && scopes[0]!.length === 0) return 'Needs an access token (any scope).';

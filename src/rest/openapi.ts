@@ -13,7 +13,7 @@ import { documentTags, platformGuide, publicGuide } from './openapi-guide.ts';
 import { applySecurity, describeScopes, platformSecuritySchemes } from './openapi-security.ts';
 import { documentSync } from './openapi-sync.ts';
 
-export const API_VERSION = '1.0.0-beta.4';
+const API_VERSION = '1.0.0-beta.4';
 
 type Doc = ReturnType<typeof generateOpenApiDocument>;
 type Json = Record<string, unknown>;

@@ -26,7 +26,7 @@ function generalCalls(path: string): number {
 }
 
 /** Keeps the most constraining decision of the request so far and writes its headers. */
-export function recordDecision(res: Response, d: Decision | undefined): Decision | undefined {
+function recordDecision(res: Response, d: Decision | undefined): Decision | undefined {
   const best = mostConstraining(res.locals.rateLimit as Decision | undefined, d);
   if (best) {
     res.locals.rateLimit = best;
@@ -35,7 +35,7 @@ export function recordDecision(res: Response, d: Decision | undefined): Decision
   return best;
 }
 
-export function rateLimited(d: Decision): ApiError {
+function rateLimited(d: Decision): ApiError {
   return new ApiError('rate_limited', `Too many requests: ${d.limit} allowed (${d.bucket}); retry in ${d.retryAfter} s`, { retry_after: d.retryAfter });
 }
 

@@ -17,7 +17,7 @@ export function newRequestId(): string {
 }
 
 /** The caller's id when it is one this service accepts, else undefined. */
-export function adoptableRequestId(value: string | string[] | undefined): string | undefined {
+function adoptableRequestId(value: string | string[] | undefined): string | undefined {
   return typeof value === 'string' && (OWN_FORM.test(value) || UUID.test(value)) ? value : undefined;
 }
 

@@ -27,7 +27,7 @@ const DOT_SEGMENT = /^(?:\.|%2e){1,2}$/i;
  * Whether a path is spelled the one way a route can name it: no empty segment (`//`, a trailing
  * slash), no dot segment, no backslash (URL parsers read it as a slash).
  */
-export function isCanonicalPath(path: string): boolean {
+function isCanonicalPath(path: string): boolean {
   if (path === '/') return true;
   if (!path.startsWith('/') || path.includes('\\') || /%5c/i.test(path)) return false;
   return path

@@ -16,13 +16,13 @@ import type { Logger } from '../core/log.ts';
 import { tokenRowsWithPasswordMark } from '../core/tokens/repository.ts';
 import { actorOfTokenRow } from '../oauth/bearer.ts';
 
-export const WATCH_TIMING = {
+const WATCH_TIMING = {
   /** How often the open streams' tokens are re-checked (one statement per instance each time). */
   everyMs: 1_000,
 };
 
 /** Why a watched stream must end. */
-export type EndReason = 'token' | 'password';
+type EndReason = 'token' | 'password';
 
 export type Watched = {
   /** The stored key of the access token behind the stream (the ticket's asking token for `?ticket=`). */

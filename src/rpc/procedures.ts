@@ -1,8 +1,8 @@
 // Every procedure of the service with its metadata, found the way each transport names it: by REST
 // method and path on the two API bases, by dotted name on /trpc. The HTTP pipeline uses it for what it
 // must know before the procedure runs (the body cap), the documents for what each call costs.
-import type { AnyProcedure } from '@trpc/server';
 import { appRouter } from './app-router.ts';
+import { listProcedures } from './router-procedures.ts';
 import type { Meta } from './trpc.ts';
 
 export type Surface = 'public' | 'platform';
@@ -26,17 +26,16 @@ function pathPattern(template: string): RegExp {
 
 function indexProcedures(): ProcedureEntry[] {
   const entries: ProcedureEntry[] = [];
-  for (const [trpcName, proc] of Object.entries(appRouter._def.procedures as unknown as Record<string, AnyProcedure>)) {
+  for (const { name: trpcName, type, meta: declared } of listProcedures(appRouter)) {
     const [surface, ...rest] = trpcName.split('.');
-    const def = proc._def as { type: string; meta?: Meta };
-    if (def.type !== 'query' && def.type !== 'mutation') continue;
-    const meta = def.meta ?? {};
+    if (type !== 'query' && type !== 'mutation') continue;
+    const meta = declared ?? {};
     const o = meta.openapi;
     entries.push({
       name: rest.join('.'),
       trpcName,
       surface: surface as Surface,
-      type: def.type,
+      type,
       meta,
       ...(o ? { rest: { method: o.method, path: o.path, pattern: pathPattern(o.path) } } : {}),
     });

@@ -34,7 +34,12 @@ export type Context = {
    * export); only the facade writes it, so a procedure sets it only when `transport` is `rest`.
    */
   response: { status?: number; headers: Record<string, string>; route?: string | undefined; stream?: AsyncIterable<string> };
+  /** Runs in each bulk sync write's transaction after its writes, before the commit (server.ts ServerDeps). */
+  beforeSyncCommit?: SyncCommitHook | undefined;
 };
+
+/** A step of bulk sync writes before their commit, given the transaction and the request's log. */
+export type SyncCommitHook = (tx: EntityManager, log: Logger) => Promise<void>;
 
 export type Meta = OpenApiMeta<{
   /** Scope a platform procedure requires (the scope table of the platform OpenAPI document); set by platformProcedure. */
@@ -70,7 +75,6 @@ const t = initTRPC
   });
 
 export const router = t.router;
-export const createCallerFactory = t.createCallerFactory;
 
 /** The name both transports count a procedure under: `sync.history` (on /trpc: `platform.sync.history`). */
 function operationName(ctx: Context, path: string): string {
@@ -125,7 +129,7 @@ export function platformProcedure(scope: Scope) {
  * Platform procedures that read across resources (the full export): the token must hold every scope in
  * `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
  */
-export function allScopesProcedure(scopes: readonly Scope[]) {
+function allScopesProcedure(scopes: readonly Scope[]) {
   return authenticatedProcedure.meta({ allScopes: scopes }).use(({ ctx, next }) => {
     const missing = scopes.find((s) => !ctx.actor.scopes.has(s));
     if (missing) {

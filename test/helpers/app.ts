@@ -2,7 +2,7 @@
 import net from 'node:net';
 import { loadConfig } from '../../src/config.ts';
 import { createLogger, type Logger } from '../../src/core/log.ts';
-import { startServer, type RunningServer } from '../../src/server.ts';
+import { startServer, type RunningServer, type ServerDeps } from '../../src/server.ts';
 import { freshDatabase, type TestDatabase } from './db.ts';
 
 export type TestApp = RunningServer & { database: TestDatabase; stop(): Promise<void> };
@@ -21,9 +21,10 @@ export function freePort(): Promise<number> {
 
 /**
  * `sameDatabaseAs` starts a second instance on another app's database (services mode: instances of
- * one deployment share PostgreSQL and, given the same REDIS_KEY_PREFIX, their rate limits).
+ * one deployment share PostgreSQL and, given the same REDIS_KEY_PREFIX, their rate limits). `deps`: what
+ * the app is built with besides its configuration (a test's importers, say).
  */
-export async function startTestApp(env: Record<string, string> = {}, opts: { log?: Logger; sameDatabaseAs?: TestApp } = {}): Promise<TestApp> {
+export async function startTestApp(env: Record<string, string> = {}, opts: { log?: Logger; sameDatabaseAs?: TestApp; deps?: ServerDeps } = {}): Promise<TestApp> {
   const shared = opts.sameDatabaseAs?.database;
   const database = shared ?? (await freshDatabase());
   const port = await freePort();
@@ -44,7 +45,7 @@ export async function startTestApp(env: Record<string, string> = {}, opts: { log
     ...(database.databaseUrl ? { DATABASE_URL: database.databaseUrl } : {}),
     ...env,
   });
-  const running = await startServer(config, opts.log ?? createLogger(config.logLevel));
+  const running = await startServer(config, opts.log ?? createLogger(config.logLevel), opts.deps);
   return {
     ...running,
     database,

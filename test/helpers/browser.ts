@@ -4,7 +4,7 @@ import path from 'node:path';
 import { chromium, type Browser, type Page } from 'playwright-core';
 import { expect } from 'vitest';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 export function launchBrowser(): Promise<Browser> {
   return chromium.launch({
@@ -14,7 +14,7 @@ export function launchBrowser(): Promise<Browser> {
 }
 
 /** Where browser tests write their screenshots (looked at by people, kept out of git). */
-export const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../screenshots');
+const SCREENSHOT_DIR = path.resolve(import.meta.dirname, '../../screenshots');
 export function screenshotPath(name: string): string {
   fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
   return path.join(SCREENSHOT_DIR, `${name}.png`);

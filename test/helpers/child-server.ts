@@ -1,5 +1,6 @@
-// The service as a child process (`node src/main.ts`), with its JSON log lines collected: for tests of
-// what only a real process does (signals, exit codes, being killed, several instances side by side).
+// The service as a child process (`node src/main.ts`, or child-main.ts when a test gives it a hook), with
+// its JSON log lines collected: for tests of what only a real process does (signals, exit codes, being
+// killed, several instances side by side).
 // The one place that spawns the service: spawnChild (a start to watch, or to kill midway), startChild
 // (any environment, once listening; test/helpers/instances.ts starts a fleet with it) and startChildServer
 // (one server on a test file's database).
@@ -12,9 +13,10 @@ import type { TestDatabase } from './db.ts';
 import { until } from './wait.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+const CHILD_MAIN = path.resolve(import.meta.dirname, 'child-main.ts');
 /** The project's Node (24, from the `node` package); the system's may be older. */
 const REPO_NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node');
-export const NODE = fs.existsSync(REPO_NODE) ? REPO_NODE : process.execPath;
+const NODE = fs.existsSync(REPO_NODE) ? REPO_NODE : process.execPath;
 
 export type LogLine = Record<string, unknown>;
 
@@ -60,16 +62,20 @@ function collectLogs(stream: Readable, logs: LogLine[]): void {
   });
 }
 
+/** Hooks a child is built with (child-main.ts): `syncHoldMs`, each bulk sync write held open that long before its commit. */
+export type ChildHooks = { syncHoldMs?: number };
+
 /**
  * Spawns `node src/main.ts` with the test's environment plus `env` (which must name DATABASE_URL or
  * DATA_DIR, BASE_URL and so on: nothing of the parent's DATABASE_URL is passed on unless `env` has it),
  * on `opts.port` or a free port, and returns at once: for a test that watches a start under way (and may
- * kill it before it listens).
+ * kill it before it listens). With `opts.hooks`, the service is child-main.ts's, built with them.
  */
-export async function spawnChild(name: string, env: Record<string, string>, opts: { port?: number } = {}): Promise<ChildServer> {
+export async function spawnChild(name: string, env: Record<string, string>, opts: { port?: number; hooks?: ChildHooks } = {}): Promise<ChildServer> {
   const port = opts.port ?? (await freePort());
   const childEnv: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) };
-  const child = spawn(NODE, [MAIN], { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const args = opts.hooks ? [CHILD_MAIN, ...(opts.hooks.syncHoldMs ? ['--sync-hold-ms', String(opts.hooks.syncHoldMs)] : [])] : [MAIN];
+  const child = spawn(NODE, args, { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: LogLine[] = [];
   collectLogs(child.stdout!, logs);
   // Stderr is passed through to the test's output, and its tail kept for the errors below (read either
@@ -129,7 +135,7 @@ export async function waitForLog(child: ChildServer, what: string, matches: (lin
 }
 
 /** spawnChild, resolved once the process logs "listening" (SIGKILLed if it does not). */
-export async function startChild(name: string, env: Record<string, string>, opts: { port?: number; timeoutMs?: number } = {}): Promise<ChildServer> {
+export async function startChild(name: string, env: Record<string, string>, opts: { port?: number; timeoutMs?: number; hooks?: ChildHooks } = {}): Promise<ChildServer> {
   const child = await spawnChild(name, env, opts);
   try {
     await waitForLog(child, '"listening"', (l) => l.msg === 'listening', opts.timeoutMs ?? 90_000);
@@ -143,9 +149,9 @@ export async function startChild(name: string, env: Record<string, string>, opts
 /**
  * One server on a test file's database (migrated and seeded in-process first, then closed, so the child
  * owns it): its own origin as BASE_URL, no demo data, no rate limits, no trophy job, a Redis key prefix
- * of its own; `extraEnv` adds to or overrides that.
+ * of its own; `extraEnv` adds to or overrides that. `hooks`: built with them (spawnChild).
  */
-export async function startChildServer(database: TestDatabase, extraEnv: Record<string, string> = {}): Promise<ChildServer> {
+export async function startChildServer(database: TestDatabase, extraEnv: Record<string, string> = {}, hooks?: ChildHooks): Promise<ChildServer> {
   const port = await freePort();
   return startChild(
     'server',
@@ -159,6 +165,6 @@ export async function startChildServer(database: TestDatabase, extraEnv: Record<
       REDIS_KEY_PREFIX: `child${process.pid}_${port}`,
       ...extraEnv,
     },
-    { port },
+    { port, ...(hooks ? { hooks } : {}) },
   );
 }

@@ -8,7 +8,7 @@ import type { CatalogSource, ImportSeason, ImportTitle } from '../../src/core/ca
 import type { TestApp } from './app.ts';
 import { seedCatalog } from './seed.ts';
 
-export const IMPORT_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
+const IMPORT_FIXTURES = path.resolve(import.meta.dirname, '../fixtures/import');
 
 /** The files of a fixture folder, by their path inside it ('/'-separated), sorted. */
 export function fixtureFiles(folder: 'trakt' | 'letterboxd' | 'simkl'): Record<string, Uint8Array> {
@@ -65,7 +65,7 @@ const seasons = (counts: number[], specials: string[]): ImportSeason[] => {
 const base = { source: 'test', overview: 'Synthetic test data.' };
 
 /** Titles the fixtures name beside the movie fixture's and the synthetic shows (ids as the sources write them). */
-export const IMPORT_TITLES: ImportTitle[] = [
+const IMPORT_TITLES: ImportTitle[] = [
   { ...base, type: 'movie', movieDbId: 194, isAnime: false, name: 'Amélie', year: 2001, filmDbId: 'tt0211915' },
   { ...base, type: 'movie', movieDbId: 11282, isAnime: false, name: 'Harold & Kumar Go to White Castle', year: 2004 },
   { ...base, type: 'movie', movieDbId: 424, isAnime: false, name: 'Schindler\'s List', year: 1993 },

@@ -1,11 +1,13 @@
 // A test-only importer: a JSON-lines file, one ImportRecord per line, to drive import runs end to end
-// (the page, the job, the CLI) whatever the real readers do. Two kinds of line steer it:
+// (the page, the job, the CLI) whatever the real readers do: tests give jsonLinesImporters to the app
+// (startTestApp's deps), to a run (advanceRun's options) or to the CLI (cli-main.ts). Two kinds of line
+// steer it:
 //   {"fail": "why"}   the file is refused there (ImportFileError), as a reader refuses a truncated file;
 //   {"pause": n}      the n-th reader to reach it (1: the checking pass, 2: the writing pass) waits
 //                     there until the test calls releasePause(), once armPause() armed it.
 // A line that is not JSON is refused too, naming its line.
+import type { Importers } from '../../src/core/import/importers.ts';
 import { ImportFileError, type Importer, type ImportRecord } from '../../src/core/import/records.ts';
-import { overrideImporter } from '../../src/core/import/importers.ts';
 
 let release: (() => void) | undefined;
 let paused: Promise<void> | undefined;
@@ -24,7 +26,7 @@ export function releasePause(): void {
   paused = undefined;
 }
 
-export const jsonLinesImporter: Importer = async function* (file) {
+const jsonLinesImporter: Importer = async function* (file) {
   const decoder = new TextDecoder();
   let text = '';
   let line = 0;
@@ -60,11 +62,8 @@ export const jsonLinesImporter: Importer = async function* (file) {
   if (text) yield* parse(text);
 };
 
-/** Every source reads JSON lines until the returned function restores the real readers. */
-export function useJsonLines(): () => void {
-  const restores = (['trakt', 'letterboxd', 'simkl', 'own'] as const).map((s) => overrideImporter(s, jsonLinesImporter));
-  return () => restores.forEach((r) => r());
-}
+/** Every source reads JSON lines. */
+export const jsonLinesImporters: Importers = { trakt: jsonLinesImporter, letterboxd: jsonLinesImporter, simkl: jsonLinesImporter, own: jsonLinesImporter };
 
 /** The file of these records (and steering lines), one per line. */
 export const jsonLines = (lines: readonly unknown[]) => `${lines.map((l) => JSON.stringify(l)).join('\n')}\n`;

@@ -64,7 +64,7 @@ const HOSTILE_STRINGS = [
 const HOSTILE_NUMBERS = [0, -1, 1.5, -2_147_483_649, 2_147_483_648, 4_294_967_296, 2 ** 53, 2 ** 53 + 2, 1e308, -1e308, Number.MIN_VALUE];
 
 /** A value that breaks some rule of almost any field; NUL characters, the most common past failure, often. */
-export const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
+const hostileValue: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_STRINGS) },
   { weight: 2, arbitrary: fc.constantFrom(...HOSTILE_NUMBERS) },
   { weight: 1, arbitrary: fc.constantFrom(true, false, null, [], {}, [1, 2], { a: 1 }) },
@@ -151,7 +151,7 @@ function validArbitrary(s: Schema, components: Components, hostility: number, de
 }
 
 /** `n` arrays inside one another, as JSON text. */
-export const nestedArrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
+const nestedArrays = (n: number) => '['.repeat(n) + ']'.repeat(n);
 
 /** Whole JSON bodies that are wrong as a whole: too deep, not an object, prototype keys. */
 export const hostileBody: fc.Arbitrary<string> = fc.oneof(

@@ -10,7 +10,7 @@ import { call, type Answer } from './http.ts';
 import { makeApp, makeUser } from './oauth.ts';
 import { issueToken } from './tokens.ts';
 
-export const FIXTURE_MOVIES = path.resolve(import.meta.dirname, '../fixtures/movies_metadata.sample.csv');
+const FIXTURE_MOVIES = path.resolve(import.meta.dirname, '../fixtures/movies_metadata.sample.csv');
 /** Movies in the fixture (movie_db_id): Spirited Away, and others. */
 export const SPIRITED_AWAY = 129;
 /** The first synthetic show's movie_db_id; shows are SYNTHETIC_START_ID .. + count - 1. */

@@ -43,12 +43,10 @@ describe('compiledOnce', () => {
     for (const type of ['movie', 'show'] as const) {
       for (const historyOf of users) {
         for (const ratingsOf of users) {
-          for (const featured of [true, false]) {
-            const q: TitleDetailQuery = { type, movieDbId: 100 + users.indexOf(historyOf), scope: type === 'movie' ? 'title' : 'series', today: '2026-11-24', state: { historyOf, ratingsOf, listsOf: ratingsOf, collectionOf: historyOf }, featured };
-            const direct = titleDetailQuery(offline, q).compile();
-            const once = titleDetailStatement(q);
-            expect({ sql: once.sql, parameters: once.parameters }).toEqual({ sql: direct.sql, parameters: direct.parameters });
-          }
+          const q: TitleDetailQuery = { type, movieDbId: 100 + users.indexOf(historyOf), scope: type === 'movie' ? 'title' : 'series', today: '2026-11-24', state: { historyOf, ratingsOf, listsOf: ratingsOf, collectionOf: historyOf } };
+          const direct = titleDetailQuery(offline, q).compile();
+          const once = titleDetailStatement(q);
+          expect({ sql: once.sql, parameters: once.parameters }).toEqual({ sql: direct.sql, parameters: direct.parameters });
         }
       }
     }

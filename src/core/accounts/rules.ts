@@ -55,7 +55,7 @@ export function checkDisplayName(value: unknown, username: string): string {
  * so no character of the value can end an HTML attribute or open a tag, however a client quotes it.
  * Idempotent: the canonical form of a canonical form is itself (the avatar migration relies on it).
  */
-export function canonicalUrl(value: string): string {
+function canonicalUrl(value: string): string {
   return new URL(value).href.replaceAll("'", '%27');
 }
 

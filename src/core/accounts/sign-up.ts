@@ -24,7 +24,7 @@ export type SignUpInput = { username: unknown; password: unknown; confirm: unkno
 const sentence = (message: string) => message.charAt(0).toUpperCase() + message.slice(1) + (message.endsWith('.') ? '' : '.');
 
 /** What is wrong with the form, in words for the page; or the username and password createUser may try. */
-export function checkSignUp(input: SignUpInput): string | { username: string; password: string } {
+function checkSignUp(input: SignUpInput): string | { username: string; password: string } {
   if (typeof input.username !== 'string' || input.username === '') return 'Choose a username.';
   if (typeof input.password !== 'string' || input.password === '') return 'Choose a password.';
   if (typeof input.confirm !== 'string' || input.confirm === '') return 'Type the password a second time.';

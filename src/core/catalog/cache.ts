@@ -16,7 +16,7 @@ export type CatalogCache = {
  * less): bounded by size, not by count, since a search answer is a few KB and a discover page of 50 items
  * tens of KB. 10,000 answers of any size had let a crawl of distinct searches hold hundreds of MB.
  */
-export const CATALOG_CACHE_MAX_CHARS = 16 * 1024 * 1024;
+const CATALOG_CACHE_MAX_CHARS = 16 * 1024 * 1024;
 
 export function createCatalogCache(seconds: number, maxChars = CATALOG_CACHE_MAX_CHARS): CatalogCache {
   let hits = 0;

@@ -1,6 +1,5 @@
 // The catalog module's statements: the public catalog reads (search, discover, trending, size) and the
-// trending roll-up. The reads are built on a given query builder (`db(em)` in the service, a compile-only
-// one for the benchmark's bare-`pg` baseline, queries.ts) so both run exactly the same text.
+// trending roll-up. The reads are built on a given query builder (`db(em)` when they run).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
 import { db, type Tables } from '../db/entities.ts';
@@ -132,7 +131,7 @@ export function discoverQuery(k: Kysely<Tables>, input: DiscoverInput) {
  * by catalog popularity. Two small ordered branches: the roll-up is small, and the fill-up walks the
  * popularity order as before.
  */
-export function trendingQuery(k: Kysely<Tables>, input: TrendingInput) {
+function trendingQuery(k: Kysely<Tables>, input: TrendingInput) {
   const watched = k
     .selectFrom('title_trending as tt')
     .innerJoin('title as t', 't.id', 'tt.title_id')

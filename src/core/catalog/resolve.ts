@@ -4,8 +4,7 @@
 // (case, accents, punctuation, "&" for "and" and a leading "The" do not count). `type` is what the item names
 // (an item with a season or an episode names a show); ids found under the other type never match.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { offline } from '../db/compile.ts';
-import { resolveAny, resolveByMovieDbId, resolveByMovieDbIdQuery, resolveEpisodeRefs } from './resolve-repository.ts';
+import { resolveAny, resolveByMovieDbId, resolveEpisodeRefs } from './resolve-repository.ts';
 
 export type TitleRef = {
   type: 'movie' | 'show';
@@ -30,12 +29,6 @@ export type ResolvedTitle = {
   tvDbId: number | null;
   filmDbId: string | null;
 };
-
-/**
- * The by-id statement's text, for the sync benchmark's bare-`pg` baseline (its one parameter: the refs as
- * JSON). Compiled offline to the service's very text (db/compile.ts).
- */
-export const RESOLVE_BY_MOVIE_DB_ID = resolveByMovieDbIdQuery(offline, '[]').compile().sql;
 
 type Row = Awaited<ReturnType<typeof resolveByMovieDbId>>[number];
 

@@ -7,7 +7,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/transaction.ts';
 import { replaceTrending } from './repository.ts';
 
-export const TRENDING_WINDOW_DAYS = 7;
+const TRENDING_WINDOW_DAYS = 7;
 
 export async function rollUpTrending(em: EntityManager, now: Date): Promise<{ titles: number }> {
   const since = new Date(now.getTime() - TRENDING_WINDOW_DAYS * 86_400_000);

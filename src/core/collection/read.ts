@@ -1,19 +1,12 @@
 // GET /me/collection: the user's collection, newest first, in keyset pages by item id. A cursor is bound
 // to the type filter and the limit it was made with.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../db/sql.ts';
-import { offline, toSql } from '../db/compile.ts';
 import { decodeCursor, encodeCursor } from '../paging/cursor.ts';
 import { toCollectionItem } from './present.ts';
-import { collectionPageQuery, collectionPageRows, itemRowById } from './repository.ts';
+import { collectionPageRows, itemRowById } from './repository.ts';
 import type { CollectionItem, CollectionPage, CollectionQuery } from './schemas.ts';
 
 const isPosition = (p: unknown): p is number => typeof p === 'number' && Number.isSafeInteger(p) && p >= 1;
-
-/** One page's statement (items after `afterId`, null: the first page), for bench/collection.ts's bare-`pg` baseline. */
-export function collectionPageSql(userId: string, q: Pick<CollectionQuery, 'type' | 'limit'>, afterId: number | null): Sql {
-  return toSql(collectionPageQuery(offline, userId, q.type, afterId, q.limit + 1));
-}
 
 export async function collectionPage(em: EntityManager, userId: string, q: CollectionQuery): Promise<CollectionPage> {
   const bound = { type: q.type, limit: q.limit };

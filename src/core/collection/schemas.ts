@@ -8,13 +8,13 @@ import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.
 export const COLLECTION_FORMATS = ['uhd_bluray', 'bluray', 'hd_dvd', 'dvd', 'digital', 'vhs', 'laserdisc'] as const;
 export type CollectionFormat = (typeof COLLECTION_FORMATS)[number];
 
-export const NOTES_MAX = 500;
+const NOTES_MAX = 500;
 // Ids are stored as PostgreSQL integers (movie database ids, seasons) and bigints (item ids).
-export const PAGE_DEFAULT = 100;
-export const PAGE_MAX = 200;
+const PAGE_DEFAULT = 100;
+const PAGE_MAX = 200;
 
-export const collectionFormat = z.enum(COLLECTION_FORMATS);
-export const collectionTypeFilter = z.enum(['movie', 'show', 'anime']);
+const collectionFormat = z.enum(COLLECTION_FORMATS);
+const collectionTypeFilter = z.enum(['movie', 'show', 'anime']);
 
 // Counted in Unicode code points, as the database's check counts them.
 const notes = z

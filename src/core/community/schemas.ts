@@ -12,7 +12,7 @@ const count = z.number().int().min(0);
 /** A list summary with its like count: the public profile's lists and the community's top lists. */
 export const publicList = listSummary.extend({ likeCount: count }).meta({ id: 'PublicListSummary' });
 
-export const publicWatch = recentWatch
+const publicWatch = recentWatch
   .extend({ watchedAt: dateTime })
   .describe('One watch: a movie, or an episode (season and episode >= 1).')
   .meta({ id: 'PublicWatch' });

@@ -1,9 +1,7 @@
 // Query builders that only compile, never connect: for subqueries one module embeds in another's
-// statement, for statements built once when a module loads, and for the benchmarks, which run the
-// services' statements through a bare `pg` client as their baseline and take the text from here.
-import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, type Compilable } from 'kysely';
+// statement, and for statements built once (when a module loads, or once per shape: compiled-once.ts).
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
 import type { Tables } from './entities.ts';
-import type { Sql } from './sql.ts';
 
 /**
  * PostgreSQL's compiler alone: `db(em)` is MikroORM's Kysely instance without plugins, so a statement
@@ -17,9 +15,3 @@ export const offline = new Kysely<Tables>({
     createQueryCompiler: () => new PostgresQueryCompiler(),
   },
 });
-
-/** The statement `q` runs, as `query()` and the benchmarks take it (`prepare`: as a named statement). */
-export function toSql(q: Compilable<unknown>, prepare?: boolean): Sql {
-  const c = q.compile();
-  return { text: c.sql, params: [...c.parameters], ...(prepare ? { prepare } : {}) };
-}

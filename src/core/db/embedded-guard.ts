@@ -17,7 +17,7 @@ const GSSENC_REQUEST = 80877104;
 /** A startup message larger than this is not one (PostgreSQL's own limit is 10,000 bytes). */
 const MAX_STARTUP = 10_000;
 
-export const REFUSED_MESSAGE =
+const REFUSED_MESSAGE =
   'the embedded database is in use by the service: other clients (psql, pg_dump) would change its session. Stop the server, then run `npm run --silent admin -- db:serve` and connect while it runs';
 
 /** A FATAL ErrorResponse in the wire protocol. */

@@ -26,7 +26,7 @@ const MAX_NAMED = 1000;
 
 /**
  * The name a text is sent under (undefined past MAX_NAMED); the same text gets the same name in every
- * process, the benchmark's bare-pg baseline included.
+ * process.
  */
 export function statementName(text: string): string | undefined {
   let name = names.get(text);

@@ -13,18 +13,6 @@ import { isStalePlan, renewStatement, statementName } from './prepared.ts';
  */
 export type Sql = { text: string; params: unknown[]; prepare?: boolean };
 
-/** Collects parameters while a statement is written: `${p(value)}` becomes `$1`, `$2`, ... */
-export function sqlParams(): { params: unknown[]; p(value: unknown): string } {
-  const params: unknown[] = [];
-  return {
-    params,
-    p(value: unknown) {
-      params.push(value);
-      return `$${params.length}`;
-    },
-  };
-}
-
 export async function query<T>(em: EntityManager, sql: Sql): Promise<T[]> {
   if (sql.prepare) statementName(sql.text);
   try {

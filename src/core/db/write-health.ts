@@ -29,7 +29,7 @@ const CANNOT_WRITE: Record<string, string> = {
 export const FAILURE_HOLD_MS = 30_000;
 
 /** The PostgreSQL condition name of an error that means the database cannot write, else undefined. */
-export function cannotWriteCondition(err: unknown): { sqlstate: string; condition: string } | undefined {
+function cannotWriteCondition(err: unknown): { sqlstate: string; condition: string } | undefined {
   const sqlstate = (err as { code?: unknown } | null)?.code;
   if (typeof sqlstate !== 'string') return undefined;
   const condition = CANNOT_WRITE[sqlstate];

@@ -13,7 +13,7 @@ const APNS = /^[0-9a-f]{64}$/i;
 const EXPO = /^Expo(nent)?PushToken\[[^\]]+\]$/;
 
 /** The provider a token's shape names: 64 hex characters apns, `ExponentPushToken[...]` expo, else fcm. */
-export function providerOfToken(token: string): Provider {
+function providerOfToken(token: string): Provider {
   if (APNS.test(token)) return 'apns';
   if (EXPO.test(token)) return 'expo';
   return 'fcm';

@@ -5,11 +5,11 @@ import { queryId } from '../wire/numbers.ts';
 
 export const PLATFORMS = ['ios', 'android'] as const;
 export const PROVIDERS = ['apns', 'fcm', 'expo'] as const;
-export const ENVIRONMENTS = ['development', 'production'] as const;
-export const TOKEN_MIN = 20;
-export const TOKEN_MAX = 512;
-export const DEVICE_ID_MAX = 160;
-export const DEVICE_NAME_MAX = 100;
+const ENVIRONMENTS = ['development', 'production'] as const;
+const TOKEN_MIN = 20;
+const TOKEN_MAX = 512;
+const DEVICE_ID_MAX = 160;
+const DEVICE_NAME_MAX = 100;
 /** Registrations kept per user; registering one more removes the one seen least recently. */
 export const DEVICES_PER_USER = 20;
 

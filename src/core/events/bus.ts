@@ -121,7 +121,7 @@ export type RedisEventBusOptions = {
 };
 
 /** Live events cannot be delivered right now (Redis is away or stalled): a stream must not open. */
-export class EventBusUnavailable extends Error {}
+class EventBusUnavailable extends Error {}
 
 /** At most this many events wait to be published again after Redis comes back (the oldest go first). */
 const REPUBLISH_MAX = 10_000;

@@ -9,7 +9,7 @@ import { deleteOldStreamEvents, insertStreamEvents, latestStreamEventId, lockUse
 /** How long events stay replayable after they happen. */
 export const REPLAY_WINDOW_MS = 10 * 60 * 1000;
 /** At most this many events are replayed on one reconnect (the oldest first). */
-export const REPLAY_MAX = 1000;
+const REPLAY_MAX = 1000;
 
 export type NewStreamEvent = { name: string; data: Record<string, unknown> };
 

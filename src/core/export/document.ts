@@ -34,7 +34,7 @@ import {
 } from './schema.ts';
 
 /** Rows per statement. */
-export const EXPORT_PAGE = 1000;
+const EXPORT_PAGE = 1000;
 /** Lists per statement (each comes with all its items). */
 const LISTS_PAGE = 20;
 

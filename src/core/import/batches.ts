@@ -4,12 +4,12 @@
 // file, and a resumed run skips the batches it already committed by number.
 import { isOwnRecord, type ImportRecord, type ImportTitleRef, type OwnRecord, type SourceRow } from './records.ts';
 
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 
 type Of<K extends ImportRecord['kind']> = Extract<ImportRecord, { kind: K }>;
 
 /** A list's items in batches: each batch names its list (a list of the same name is reused). */
-export type ListItemEntry = { title: ImportTitleRef; note: string | null; at: SourceRow };
+type ListItemEntry = { title: ImportTitleRef; note: string | null; at: SourceRow };
 
 export type Batch =
   | { kind: 'history'; index: number; records: Of<'history'>[] }
@@ -21,13 +21,10 @@ export type Batch =
   /** What only this service's own export carries, in the document's order (statuses after history). */
   | { kind: 'own'; index: number; records: OwnRecord[] };
 
-export type BatchKind = Batch['kind'];
+type BatchKind = Batch['kind'];
 
 /** The order the last, partly filled batches are written in at the end of the file. */
-export const BATCH_KINDS: readonly BatchKind[] = ['history', 'rating', 'watchlist', 'show_status', 'favourite', 'list', 'own'];
-
-/** How many records a batch holds (a list's: its items). */
-export const batchSize = (b: Batch) => (b.kind === 'list' ? b.items.length : b.records.length);
+const BATCH_KINDS: readonly BatchKind[] = ['history', 'rating', 'watchlist', 'show_status', 'favourite', 'list', 'own'];
 
 /** The batches of a stream of records, each as soon as it is full; the partly filled ones at the end. */
 export async function* batchesOf(records: AsyncIterable<ImportRecord>): AsyncGenerator<Batch> {

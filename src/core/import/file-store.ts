@@ -8,7 +8,7 @@ import { insertChunk, readChunk } from './repository.ts';
 // Read back, a chunk is one result message of twice its size (bytea comes as hex text): at 1 MiB a
 // chunk, the buffers of those messages fragmented the process's native heap, and the peak RSS of an
 // import grew with the file (figures: docs/performance.md, 'Import file chunks and peak RSS').
-export const CHUNK_BYTES = 64 * 1024;
+const CHUNK_BYTES = 64 * 1024;
 
 /** The file passed the size cap; nothing of it is kept (the caller deletes the run). */
 export class FileTooLarge extends Error {

@@ -47,7 +47,7 @@ export type ImportRecord = { at: SourceRow } & (
  * the times favourites and list items were made, who set a status, list details, the collection,
  * Continue Watching, the profile and the preferences. Dates are ISO 8601 date-times.
  */
-export type OwnKinds =
+type OwnKinds =
   | { kind: 'own_profile'; profile: { display_name: string; avatar_url: string | null; bio: string; privacy: 'public' | 'private' } }
   | { kind: 'own_preferences'; preferences: ExportPreferences }
   | { kind: 'own_notification_preferences'; preferences: ExportNotificationPreferences }
@@ -77,8 +77,8 @@ export type OwnKinds =
       updated_at: string;
     };
 
-export type OwnKind = OwnKinds['kind'];
-export const OWN_KINDS: readonly OwnKind[] = [
+type OwnKind = OwnKinds['kind'];
+const OWN_KINDS: readonly OwnKind[] = [
   'own_profile',
   'own_preferences',
   'own_notification_preferences',

@@ -21,7 +21,7 @@ import { ApiError } from '../errors.ts';
 import type { Logger } from '../log.ts';
 import { batchesOf, type Batch } from './batches.ts';
 import { readStoredFile, storeFile, type ReadCounter } from './file-store.ts';
-import { importerFor } from './importers.ts';
+import { IMPORTERS, type Importers } from './importers.ts';
 import { ImportFileError, type ImportSource, type SourceRow } from './records.ts';
 import {
   claimRun,
@@ -44,10 +44,10 @@ import {
 import { writeBatch, type BatchOutcome } from './write-batch.ts';
 
 /** How long a holder keeps a run without committing a batch before another process may take it over. */
-export const LEASE_SECONDS = 60;
+const LEASE_SECONDS = 60;
 
 /** An upload that has not finished storing after this long died with its instance: it is deleted. */
-export const STALE_RECEIVING_SECONDS = 60 * 60;
+const STALE_RECEIVING_SECONDS = 60 * 60;
 
 /**
  * The client an import's writes are attributed to: history entries record it (`client_id`), and the
@@ -56,7 +56,7 @@ export const STALE_RECEIVING_SECONDS = 60 * 60;
  */
 export const importClientId = (source: ImportSource) => `import:${source}`;
 
-export type Progress = { bytesRead: number; fileSize: number; imported: number; alreadyThere: number; unmatched: number; invalid: number };
+type Progress = { bytesRead: number; fileSize: number; imported: number; alreadyThere: number; unmatched: number; invalid: number };
 
 export type RunOptions = {
   /** Stop (giving the run back) before the next batch once Date.now() passes this. */
@@ -64,6 +64,8 @@ export type RunOptions = {
   /** After each committed batch. */
   onProgress?: (p: Progress) => void;
   log?: Logger;
+  /** The importer of each source (default IMPORTERS, the real readers). */
+  importers?: Importers;
 };
 
 /** How a turn at a run ended: finished either way, gave it back for later, or found it taken over. */
@@ -125,10 +127,10 @@ async function fail(em: EntityManager, run: RunRow, claim: string, error: string
 }
 
 /** The checking pass: reads every record, writes nothing. The count, or the importer's refusal. */
-async function check(em: EntityManager, run: RunRow): Promise<number | ImportFileError> {
+async function check(em: EntityManager, run: RunRow, importers: Importers): Promise<number | ImportFileError> {
   let count = 0;
   try {
-    for await (const _ of importerFor(run.source as ImportSource)(readStoredFile(em, run.id, { bytes: 0 }))) count++;
+    for await (const _ of importers[run.source as ImportSource](readStoredFile(em, run.id, { bytes: 0 }))) count++;
   } catch (err) {
     if (err instanceof ImportFileError) return err;
     throw err;
@@ -141,8 +143,9 @@ export async function advanceRun(em: EntityManager, runId: string, claim: string
   const run = await runById(em, runId);
   if (!run) return 'lost';
   const source = run.source as ImportSource;
+  const importers = opts.importers ?? IMPORTERS;
   if (!run.checked) {
-    const checked = await check(em, run);
+    const checked = await check(em, run, importers);
     if (checked instanceof ImportFileError) return fail(em, run, claim, checked.message);
     if (!(await markChecked(em, run.id, claim, checked, LEASE_SECONDS))) return 'lost';
   }
@@ -153,7 +156,7 @@ export async function advanceRun(em: EntityManager, runId: string, claim: string
   // watched show one must not invent what the document does not hold.
   const ctx = { userId: run.user_id, clientId: importClientId(source), fileSha256: run.file_sha256!, now: new Date(), statusRules: source !== 'own' };
   try {
-    for await (const batch of batchesOf(importerFor(source)(readStoredFile(em, run.id, counter)))) {
+    for await (const batch of batchesOf(importers[source](readStoredFile(em, run.id, counter)))) {
       if (batch.index < (done[batch.kind] ?? 0)) continue;
       if (opts.deadline !== undefined && Date.now() > opts.deadline) {
         await releaseRun(em, run.id, claim);
@@ -201,7 +204,7 @@ export type TickSummary = { done: number; failed: number; paused: number; lost: 
  * One tick of the `imports` job: deletes uploads that died, then takes runs one after another (oldest
  * first, one run per user at a time) until `budgetMs` is spent; a run not finished by then is given back.
  */
-export async function advanceImports(em: EntityManager, budgetMs: number, log?: Logger): Promise<TickSummary> {
+export async function advanceImports(em: EntityManager, budgetMs: number, opts: Pick<RunOptions, 'log' | 'importers'> = {}): Promise<TickSummary> {
   const summary: TickSummary = { done: 0, failed: 0, paused: 0, lost: 0, staleUploads: await deleteStaleReceiving(em, STALE_RECEIVING_SECONDS) };
   const deadline = Date.now() + budgetMs;
   const tried = new Set<string>();
@@ -211,7 +214,7 @@ export async function advanceImports(em: EntityManager, budgetMs: number, log?: 
     tried.add(runId);
     const claim = randomUUID();
     if (!(await claimRun(em, runId, claim, LEASE_SECONDS))) continue;
-    const turn = await advanceRun(em.fork(), runId, claim, { deadline, ...(log ? { log } : {}) });
+    const turn = await advanceRun(em.fork(), runId, claim, { ...opts, deadline });
     summary[turn]++;
     if (turn === 'paused') break;
   }
@@ -221,7 +224,7 @@ export async function advanceImports(em: EntityManager, budgetMs: number, log?: 
 export type ImportSummary = { run: string; status: 'done' | 'failed'; imported: number; alreadyThere: number; unmatched: number; invalid: number; error: string | null };
 
 /**
- * Imports a file at once in this process (the admin CLI, the benchmark): stored as a run held by the
+ * Imports a file at once in this process (the admin CLI): stored as a run held by the
  * caller, then written to the end. The run is the page's kind of run: the user sees it on /account/import.
  */
 export async function importNow(

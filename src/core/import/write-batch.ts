@@ -29,7 +29,7 @@ import { resolveImportTitles, stateTitle } from './titles.ts';
 import type { SourceRow } from './records.ts';
 import { ownListNamed } from './repository.ts';
 
-export type Outcome = { status: 'imported' | 'already_there' } | { status: 'unmatched' } | { status: 'invalid'; error: string };
+type Outcome = { status: 'imported' | 'already_there' } | { status: 'unmatched' } | { status: 'invalid'; error: string };
 
 /** Each record's outcome (a list batch: each item's), in the batch's order, with where it came from. */
 export type BatchOutcome = { at: SourceRow; outcome: Outcome }[];
@@ -44,7 +44,7 @@ export type BatchContext = {
 };
 
 /** The Idempotency-Key of a batch: the file, the kind and the batch's number. */
-export const batchKey = (sha256: string, b: Pick<Batch, 'kind' | 'index'>) => `import:${sha256}:${b.kind}:${b.index}`;
+const batchKey = (sha256: string, b: Pick<Batch, 'kind' | 'index'>) => `import:${sha256}:${b.kind}:${b.index}`;
 
 const BULK = {
   history: { resource: 'history', schema: historyItem },

@@ -2,12 +2,11 @@
 // starts strictly after the last entry of the one before, so entries logged meanwhile never shift
 // others into a page twice or out of all pages (never OFFSET over user data).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { prepared, type Sql } from '../db/sql.ts';
+import { prepared } from '../db/sql.ts';
 import { decodeCursor, encodeCursor, isBigintText, isTimestampText, type CursorParams } from '../paging/cursor.ts';
 import { toHistoryItem, type HistoryItem } from './history-items.ts';
-import { historyPageQuery, historyPageStatement, type HistoryFilters } from './history-repository.ts';
+import { historyPageStatement, type HistoryFilters } from './history-repository.ts';
 import type { Kind } from './library-items.ts';
-import { offline, toSql } from '../db/compile.ts';
 
 export type HistoryQuery = {
   cursor?: string | undefined;
@@ -32,11 +31,6 @@ function pageFilters(q: HistoryQuery): { bound: CursorParams; filters: HistoryFi
   const bound = { type: q.type, startAt: q.startAt?.toISOString(), endAt: q.endAt?.toISOString() };
   const after = q.cursor === undefined ? null : decodeCursor(q.cursor, bound, isPosition);
   return { bound, filters: { type: q.type, startAt: q.startAt, endAt: q.endAt, after, rows: q.limit + 1 } };
-}
-
-/** The page's statement as listHistory runs it (named), for bench/library.ts's bare-`pg` baseline. */
-export function historyPageSql(userId: string, q: HistoryQuery): Sql {
-  return toSql(historyPageQuery(offline, userId, pageFilters(q).filters), true);
 }
 
 export async function listHistory(em: EntityManager, userId: string, q: HistoryQuery): Promise<HistoryPage> {

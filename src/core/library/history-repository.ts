@@ -22,7 +22,7 @@ export const minutesWatched = wet.cast<string>(
 // ---- entries as read
 
 /** An episode has aired from its air date (UTC); an episode without a date counts as aired. */
-export function airedEpisode() {
+function airedEpisode() {
   const eb = expressionBuilder<{ e: Tables['episode'] }, 'e'>();
   const utcToday = eb.cast<string>(eb.fn('timezone', [eb.val('UTC'), eb.fn('now')]), 'date');
   return eb.or([eb('e.air_date', 'is', null), eb('e.air_date', '<=', utcToday)]);

@@ -7,11 +7,9 @@
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/entities.ts';
-import type { Sql } from '../db/sql.ts';
-import { entryFields, type HistoryItem } from './history-items.ts';
+import { entryFields } from './history-items.ts';
 import { insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';
-import { offline, toSql } from '../db/compile.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;
 
@@ -29,23 +27,10 @@ export type WatchInput = {
 
 export type WatchResult = { status: 'inserted' | 'skipped'; id: string };
 
-/** The change-feed record of a history entry (also what the snapshot returns): the `GET /me/history` item. */
-export type HistoryRecord = HistoryItem;
-
 /** Serialises writes of one user's watch history for the rest of the transaction. */
 export async function lockUserHistory(tx: EntityManager, userId: string): Promise<void> {
   await lockUserHistoryQuery(db(tx), userId).execute();
 }
-
-// The statements as logWatches runs them, for bench/sync.ts, whose bare-`pg` baseline runs exactly these:
-// the lock, the probe for duplicates (whose rows insertWatchesSql presents), the insert.
-export type { ProbedWatch };
-export const lockUserHistorySql = (userId: string): Sql => toSql(lockUserHistoryQuery(offline, userId));
-export const probeWatchesSql = (userId: string, watches: WatchInput[]): Sql => toSql(probeWatchesQuery(offline, userId, probeOf(watches), DEDUP_WINDOW_MS / 1000));
-export const insertWatchesSql = (userId: string, watches: WatchInput[], probed: ProbedWatch[]): Sql => {
-  const byIdx = new Map(probed.map((p) => [p.idx, p]));
-  return toSql(insertWatchesQuery(offline, userId, watches.map((w, idx) => newWatchRow(w, byIdx.get(idx)))));
-};
 
 const probeOf = (watches: WatchInput[]) => watches.map((w, idx) => ({ idx, title_id: w.titleId, episode_id: w.episodeId, watched_at: w.watchedAt.toISOString() }));
 

@@ -7,21 +7,21 @@ import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
 
 // Movie database ids, seasons and episodes are PostgreSQL integers.
 export const titleType = z.enum(['movie', 'show']);
-export const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
+const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
 export const entryId = queryId();
-export const movieDbId = jsonId();
-export const season = jsonInt(0, PG_INT_MAX);
-export const episode = jsonInt(1, PG_INT_MAX);
+const movieDbId = jsonId();
+const season = jsonInt(0, PG_INT_MAX);
+const episode = jsonInt(1, PG_INT_MAX);
 
 /** An ISO 8601 date-time with `Z` or an offset; as a Date. */
-export const dateTime = wireDateTime('must be an ISO 8601 date-time with Z or an offset').transform((s) => new Date(s));
+const dateTime = wireDateTime('must be an ISO 8601 date-time with Z or an offset').transform((s) => new Date(s));
 /** A date-time of a watch: not in the future. */
-export const watchTime = dateTime.refine((d) => notInFuture(d.getTime()), IN_FUTURE);
+const watchTime = dateTime.refine((d) => notInFuture(d.getTime()), IN_FUTURE);
 
-export const PAGE_SIZE_DEFAULT = 50;
-export const PAGE_SIZE_MAX = 100;
-export const HISTORY_LIMIT_DEFAULT = 50;
-export const HISTORY_LIMIT_MAX = 100;
+const PAGE_SIZE_DEFAULT = 50;
+const PAGE_SIZE_MAX = 100;
+const HISTORY_LIMIT_DEFAULT = 50;
+const HISTORY_LIMIT_MAX = 100;
 
 export const historyQuery = z
   .strictObject({

@@ -6,9 +6,7 @@
 // and the change feed (resources ratings, favourites, show_status) serve the same records.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Sql } from '../db/sql.ts';
-import { libraryPageQuery, libraryPageRows, listItemRows, pageWindow, type ItemRow } from './items-repository.ts';
-import { offline, toSql } from '../db/compile.ts';
+import { libraryPageRows, listItemRows, pageWindow, type ItemRow } from './items-repository.ts';
 
 export const SHOW_STATUSES = ['planned', 'watching', 'paused', 'completed', 'dropped'] as const;
 export type ShowStatus = (typeof SHOW_STATUSES)[number];
@@ -81,11 +79,6 @@ export async function libraryItems(em: EntityManager, userId: string, list: Libr
 export type PageFilters = { type?: Kind | undefined; scope?: (typeof RATING_SCOPES)[number] | undefined; status?: ShowStatus | undefined };
 
 export type LibraryPage = { items: LibraryItem[]; total: number; page: number; pageSize: number; hasMore: boolean; counts: Record<Kind, number> };
-
-/** A page's statement as libraryPage runs it (named), for bench/ratings.ts's bare-`pg` baseline. */
-export function libraryPageSql(userId: string, list: LibraryList, filters: PageFilters, page: number, pageSize: number): Sql {
-  return toSql(libraryPageQuery(offline, userId, list, filters, pageWindow(page, pageSize)), true);
-}
 
 /**
  * One page of a list, newest first. `counts` counts every kind under the other filters (not `type`),

@@ -3,7 +3,7 @@
 // `series` for a show), one season, or one episode.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
-import { libraryItems, type LibraryItem } from './library-items.ts';
+import { libraryItems } from './library-items.ts';
 import { deleteRating, lockTitleStates, upsertRating } from './title-state-repository.ts';
 import { recordTitleState } from './title-state-write.ts';
 
@@ -12,9 +12,6 @@ export type RatingScope = 'title' | 'series' | 'season' | 'episode';
 export type RatingTarget = { titleId: string; scope: RatingScope; season: number | null; episode: number | null };
 
 export type RatingResult = { status: 'inserted' | 'updated' | 'skipped'; id: string };
-
-/** The change-feed record of a rating: the `GET /me/ratings` item. */
-export type RatingRecord = LibraryItem;
 
 /** Title-level ratings show in the title's favourite and status items: their records change too. */
 const isTitleLevel = (scope: RatingScope) => scope === 'title' || scope === 'series';

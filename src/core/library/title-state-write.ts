@@ -22,7 +22,7 @@ import {
 export type StateTitle = { id: string; type: 'movie' | 'show'; movieDbId: number };
 
 /** resourceId of a title's favourite and show-status records in the change feed, e.g. `show:9000001`. */
-export const titleResourceId = (t: StateTitle) => `${t.type}:${t.movieDbId}`;
+const titleResourceId = (t: StateTitle) => `${t.type}:${t.movieDbId}`;
 
 /** Statuses a movie may hold: planning to watch it, or having watched it. */
 export const MOVIE_STATUSES: readonly ShowStatus[] = ['planned', 'completed'];

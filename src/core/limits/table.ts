@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-export type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
+type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account';
 
 export type Limit = {
   id: string;
@@ -72,13 +72,13 @@ const LIMIT_DEFS = [
   // Sign-ups (core/accounts/sign-up.ts): each account made, and each username found taken (a probe),
   // costs argon2 work and says something; form mistakes do not count. Always on, like the two above.
   { id: 'sign-up-ip', surface: 'pages', checkedBy: 'route', endpoint: 'sign-ups from one address (accounts made and usernames found taken)', points: 10, seconds: HOUR, key: 'ip' },
-  // Imports (src/oauth/imports.ts): each upload stores a file and starts a background run. Every upload
-  // that reaches the file counts, refused or not; always on, like the three above.
+  // Imports (src/web/account/imports.ts): each upload stores a file and starts a background run. Every
+  // upload that reaches the file counts, refused or not; always on, like the three above.
   { id: 'import-upload', surface: 'pages', checkedBy: 'route', endpoint: 'file uploads to /account/import', points: 10, seconds: HOUR, key: 'user' },
-  // The export's download from the account page (oauth/account-export.ts): the same cost as the API's.
-  // Always on, like the forms below.
+  // The export's download from the account page (web/account/account-export.ts): the same cost as the
+  // API's. Always on, like the forms below.
   { id: 'export-page', surface: 'pages', checkedBy: 'route', endpoint: 'downloads of the full export from /account/export', points: 10, seconds: HOUR, key: 'user' },
-  // The account and developer-app forms (oauth/form-limits.ts): every POST counts, per signed-in user
+  // The account and developer-app forms (web/account/form-limits.ts): every POST counts, per signed-in user
   // (per address without a session), always on, so no loop of a form does unbounded work. Sizes a
   // person never meets by hand. A secret rotation hashes with argon2, which costs CPU (figures:
   // docs/performance.md, 'argon2id hash cost'): a handful an hour, room to rotate every app after a leak.

@@ -9,7 +9,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError, notFound } from '../errors.ts';
 import { selectListAccess } from './repository.ts';
 
-export type ListRole = 'owner' | 'collaborator' | 'invited' | 'viewer';
+type ListRole = 'owner' | 'collaborator' | 'invited' | 'viewer';
 
 export type ListAccess = {
   id: string;
@@ -51,7 +51,7 @@ export async function itemWritableList(tx: EntityManager, listId: number | strin
   return list;
 }
 
-export function assertItemsWritable(list: Pick<ListAccess, 'id' | 'kind'>): void {
+function assertItemsWritable(list: Pick<ListAccess, 'id' | 'kind'>): void {
   if (list.kind === 'dynamic') throw new ApiError('conflict', `List ${list.id} is a dynamic list: its items come from its filters and cannot be written`);
   if (list.kind === 'external') throw new ApiError('conflict', `List ${list.id} is managed by an external source and is read-only`);
 }

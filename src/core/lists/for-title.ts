@@ -8,12 +8,10 @@ import {
   featuredListsOf,
   selectFeaturedListsForTitle,
   selectUserListsForTitle,
-  TITLE_FEATURED_MAX,
-  TITLE_USER_LISTS_MAX,
   userListsOf,
 } from './repository.ts';
 
-export { featuredListsOf, TITLE_FEATURED_MAX, TITLE_USER_LISTS_MAX, userListsOf };
+export { featuredListsOf, userListsOf };
 
 export type ListPreviewPoster = { posterPath: string; movieDbId: number; type: 'movie' | 'show' };
 

@@ -2,9 +2,7 @@
 // `list_items` change-feed record): title fields from the catalog, `watched` from the viewer's history.
 // The statements: item-repository.ts.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Sql } from '../db/sql.ts';
-import { offline, toSql } from '../db/compile.ts';
-import { itemPageQuery, selectItemPage, selectItemsById } from './item-repository.ts';
+import { selectItemPage, selectItemsById } from './item-repository.ts';
 
 export type ListItem = {
   id: number;
@@ -43,11 +41,6 @@ export function toListItem(r: ItemRow): ListItem {
 export async function itemsById(em: EntityManager, listId: string, itemIds: readonly string[], viewerId: string | null): Promise<ListItem[]> {
   if (itemIds.length === 0) return [];
   return (await selectItemsById(em, listId, itemIds, viewerId)).map(toListItem);
-}
-
-/** The statement of one page of the list's items after `after` (position, id), `limit + 1` rows (tells if more follow): the benchmark's baseline. */
-export function itemPageSql(listId: string, viewerId: string | null, after: [string, string] | null, limit: number): Sql {
-  return toSql(itemPageQuery(offline, listId, viewerId, after, limit));
 }
 
 export function itemPageRows(em: EntityManager, listId: string, viewerId: string | null, after: [string, string] | null, limit: number): Promise<ItemRow[]> {

@@ -253,7 +253,7 @@ export function selectItemsById(em: EntityManager, listId: string, itemIds: read
   return itemColumns(k, viewerId, items).execute();
 }
 
-/** One page of the list's items after `after` (position, id): `limit + 1` rows (tells if more follow). On any builder (the bench compiles it). */
+/** One page of the list's items after `after` (position, id): `limit + 1` rows (tells if more follow). */
 export function itemPageQuery(k: Kysely<Tables>, listId: string, viewerId: string | null, after: [string, string] | null, limit: number) {
   let items = k.selectFrom('list_item').selectAll().where('list_id', '=', listId);
   if (after) items = items.where((eb) => eb(eb.refTuple('position', 'id'), '>', eb.tuple(after[0], after[1])));

@@ -16,8 +16,6 @@ import {
   renumberItems,
 } from './item-repository.ts';
 
-export { refreshCounts };
-
 /** The most items one list holds (a dynamic list's `size` is far below it). */
 export const MAX_LIST_ITEMS = 10_000;
 

@@ -113,9 +113,9 @@ export function selectMyListIds(em: EntityManager, userId: string, after: string
 const lit = (n: number) => expressionBuilder<Tables, never>().lit(n);
 
 /** At most this many of the user's lists (the title page shows them as choices; oldest first). */
-export const TITLE_USER_LISTS_MAX = 200;
+const TITLE_USER_LISTS_MAX = 200;
 /** At most this many featured lists per title (most liked first). */
-export const TITLE_FEATURED_MAX = 10;
+const TITLE_FEATURED_MAX = 10;
 
 /**
  * Subquery: the JSON array of every list the user owns or collaborates on, oldest first, each with the

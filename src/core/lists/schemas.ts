@@ -14,7 +14,7 @@ export const listId = queryId();
 export const PAGE_DEFAULT = 50;
 export const PAGE_MAX = 100;
 
-export const previewPoster = z
+const previewPoster = z
   .object({ posterPath: z.string(), movieDbId: z.number().int().min(1), type: titleType })
   .meta({ id: 'ListPreviewPoster' });
 
@@ -70,7 +70,7 @@ export const listItem = z
   .strict()
   .meta({ id: 'ListItem' });
 
-export const SYNC_STATES = ['pending', 'syncing', 'synced', 'failed'] as const;
+const SYNC_STATES = ['pending', 'syncing', 'synced', 'failed'] as const;
 
 export const dynamicFilters = z
   .strictObject({
@@ -88,7 +88,7 @@ export const dynamicFilters = z
   .meta({ id: 'DynamicListFilters' });
 export type DynamicFilters = z.infer<typeof dynamicFilters>;
 
-export const collaborator = z.object({ userId: z.string(), username: z.string(), avatarUrl: z.string().nullable().describe('null when the user has none.') }).strict();
+const collaborator = z.object({ userId: z.string(), username: z.string(), avatarUrl: z.string().nullable().describe('null when the user has none.') }).strict();
 
 export const listDetail = z
   .object({
@@ -159,7 +159,7 @@ export const updateListInput = z
   .refine((v) => Object.keys(v).length > 1, { message: 'name, description, isPublic or dynamicListFilters is required' });
 export type UpdateListInput = z.infer<typeof updateListInput>;
 
-export const titleRefInput = z.strictObject({ type: titleType, movieDbId: jsonId() });
+const titleRefInput = z.strictObject({ type: titleType, movieDbId: jsonId() });
 
 export const addItemsInput = z.strictObject({ id: listId, items: z.array(titleRefInput).min(1).max(100) });
 

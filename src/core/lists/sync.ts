@@ -17,8 +17,8 @@ import { replaceItems } from './items.ts';
 import { claimSync, lockClaimed, markSynced, markSyncFailed, selectDueLists } from './sync-repository.ts';
 import { dynamicFilters } from './schemas.ts';
 
-export const REFRESH_AFTER_SECONDS = 6 * 60 * 60;
-export const STALE_SYNC_SECONDS = 10 * 60;
+const REFRESH_AFTER_SECONDS = 6 * 60 * 60;
+const STALE_SYNC_SECONDS = 10 * 60;
 
 type Claimed = NonNullable<Awaited<ReturnType<typeof claimSync>>>;
 

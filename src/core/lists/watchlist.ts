@@ -7,7 +7,7 @@ import { insertWatchlist, lockWatchlist } from './repository.ts';
 
 export type WatchlistResult = { status: 'inserted' | 'skipped'; id: string };
 
-export const WATCHLIST_NAME = 'Watchlist';
+const WATCHLIST_NAME = 'Watchlist';
 
 /**
  * The id of the user's watchlist, made now if the user has none (recorded in the change feed), with

@@ -36,7 +36,7 @@ export const jobRuns = new Counter({
   registers: [registry],
 });
 
-export const jobRunDuration = new Histogram({
+const jobRunDuration = new Histogram({
   name: 'job_run_duration_seconds',
   help: 'Background job run time by job name and outcome.',
   labelNames: ['job', 'outcome'] as const,
@@ -72,7 +72,8 @@ function readJobs(): Promise<JobHealthReading[]> {
   return jobReading.readings;
 }
 
-export const jobLastSuccessAge = new Gauge({
+// Gauges read when scraped (their `collect`) are registered here and written nowhere else.
+new Gauge({
   name: 'job_last_success_age_seconds',
   help: 'Seconds since the last successful run of each background job, across the fleet (job_run). Alert when it passes three intervals.',
   labelNames: ['job'] as const,
@@ -83,7 +84,7 @@ export const jobLastSuccessAge = new Gauge({
   },
 });
 
-export const jobRunsStuck = new Gauge({
+new Gauge({
   name: 'job_runs_stuck',
   help: 'Runs of each background job active for longer than its interval (pg-boss: across the fleet; in-process: this process).',
   labelNames: ['job'] as const,
@@ -114,7 +115,7 @@ export function watchConnections(read: () => Promise<number>): () => void {
   return () => connectionReaders.delete(read);
 }
 
-export const httpConnectionsOpen = new Gauge({
+new Gauge({
   name: 'http_connections_open',
   help: 'HTTP connections open now (event streams and idle keep-alive connections included); new ones are refused at MAX_CONNECTIONS.',
   registers: [registry],
@@ -139,7 +140,7 @@ export function watchFreeSpace(read: () => Promise<number | undefined>): () => v
   return () => freeSpaceReaders.delete(read);
 }
 
-export const dataDirFreeBytes = new Gauge({
+new Gauge({
   name: 'data_dir_free_bytes',
   help: "Embedded mode: free bytes on the data directory's filesystem (below DATA_DIR_MIN_FREE_MB the instance is not ready). Absent in services mode.",
   registers: [registry],
@@ -162,7 +163,7 @@ export function watchPool(read: () => PoolUse | undefined): () => void {
   return () => pools.delete(read);
 }
 
-export const dbPoolConnections = new Gauge({
+new Gauge({
   name: 'db_pool_connections',
   help: 'Database pool connections by state: in_use (checked out), idle (open, free), waiting (requests queued for a connection).',
   labelNames: ['state'] as const,
@@ -191,7 +192,7 @@ export function watchFeedLag(read: () => Promise<number>): () => void {
   return () => feedLagReaders.delete(read);
 }
 
-export const changeFeedLag = new Gauge({
+new Gauge({
   name: 'change_feed_lag_seconds',
   help: 'How long the change feed is held back: age of the oldest open transaction with an xid on the whole PostgreSQL server (the feed serves nothing newer until it ends). Alert above 30.',
   registers: [registry],

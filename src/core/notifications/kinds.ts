@@ -3,7 +3,3 @@
 export const NOTIFICATION_KINDS = ['list_invitation', 'list_liked', 'new_episode', 'trophy_earned'] as const;
 
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
-
-export function isNotificationKind(value: string): value is NotificationKind {
-  return (NOTIFICATION_KINDS as readonly string[]).includes(value);
-}

@@ -40,8 +40,8 @@ function toItem(r: ItemRow): ContinueWatchingItem {
 }
 
 /** The change-feed record of an entry (resource `playback`): the item as GET /me/continue-watching shows it. */
-export const upsertChange = (item: ContinueWatchingItem): Change => ({ resource: 'playback', resourceId: item.id, op: 'upsert', data: item });
-export const deleteChange = (id: string | number): Change => ({ resource: 'playback', resourceId: id, op: 'delete', data: null });
+const upsertChange = (item: ContinueWatchingItem): Change => ({ resource: 'playback', resourceId: item.id, op: 'upsert', data: item });
+const deleteChange = (id: string | number): Change => ({ resource: 'playback', resourceId: id, op: 'delete', data: null });
 
 /** A progress report to keep (the entry's fields as the repository writes them). */
 export type ProgressUpdate = EntryWrite;

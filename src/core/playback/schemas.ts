@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { ID_MAX } from '../wire/numbers.ts';
 
-export const PLAYBACK_ACTIONS = ['start', 'pause', 'resume', 'stop', 'progress'] as const;
+const PLAYBACK_ACTIONS = ['start', 'pause', 'resume', 'stop', 'progress'] as const;
 export type PlaybackAction = (typeof PLAYBACK_ACTIONS)[number];
 
 /**
@@ -19,12 +19,12 @@ export const IGNORED_REASONS = ['stale_event', 'dismissed', 'already_scrobbled',
 export type IgnoredReason = (typeof IGNORED_REASONS)[number];
 
 /** Clients' clocks may run ahead; further ahead than this is a 400 (it would outrank every later event). */
-export const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
+const MAX_FUTURE_MS = 24 * 60 * 60 * 1000;
 /** 2000-01-01T00:00:00Z: no playback event is older. */
-export const MIN_EVENT_TIME_MS = 946_684_800_000;
-export const MAX_DURATION_SECONDS = 7 * 24 * 60 * 60;
+const MIN_EVENT_TIME_MS = 946_684_800_000;
+const MAX_DURATION_SECONDS = 7 * 24 * 60 * 60;
 /** A multi-episode file covers at most this many episodes. */
-export const MAX_EPISODE_SPAN = 50;
+const MAX_EPISODE_SPAN = 50;
 export const DEFAULT_WATCHED_THRESHOLD = 0.8;
 
 const int = (min: number, max: number) => z.number().int().min(min).max(max);

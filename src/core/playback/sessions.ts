@@ -5,8 +5,8 @@ import type { PlaybackResponse } from './schemas.ts';
 import type { SessionState } from './state.ts';
 
 /** Sessions and event receipts are kept this long after their last event. */
-export const SESSION_TTL_DAYS = 30;
-export const RECEIPT_TTL_DAYS = 7;
+const SESSION_TTL_DAYS = 30;
+const RECEIPT_TTL_DAYS = 7;
 
 export type Session = { state: SessionState; progress: number | null; lastEventAt: number; scrobbled: boolean; titleId: string; episodeId: string | null };
 

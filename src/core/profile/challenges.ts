@@ -8,7 +8,7 @@ export type WeekActivity = { movies: number; episodes: number; ratings: number; 
 
 type Challenge = { id: string; title: string; description: string; target: number; xpReward: number; measure: keyof WeekActivity };
 
-export const WEEKLY_CHALLENGES: readonly Challenge[] = [
+const WEEKLY_CHALLENGES: readonly Challenge[] = [
   { id: 'weekly-episodes', title: 'Episode marathon', description: 'Watch 5 episodes this week', target: 5, xpReward: 50, measure: 'episodes' },
   { id: 'weekly-movies', title: 'Movie nights', description: 'Watch 2 movies this week', target: 2, xpReward: 40, measure: 'movies' },
   { id: 'weekly-ratings', title: 'Critic', description: 'Rate 3 titles, seasons or episodes this week', target: 3, xpReward: 30, measure: 'ratings' },
@@ -16,7 +16,7 @@ export const WEEKLY_CHALLENGES: readonly Challenge[] = [
 ];
 
 /** XP per watch and per rating, besides challenge rewards. */
-export const XP = { movie: 10, episode: 3, rating: 5 } as const;
+const XP = { movie: 10, episode: 3, rating: 5 } as const;
 
 export function judgeWeek(week: WeekActivity): WeeklyChallenge[] {
   return WEEKLY_CHALLENGES.map(({ measure, ...c }) => ({ ...c, progress: Math.min(week[measure], c.target), completed: week[measure] >= c.target }));

@@ -7,8 +7,8 @@ import { profileHomeLists } from '../lists/summaries.ts';
 import { recentWatches } from './repository.ts';
 import type { ProfileHome, RecentWatch } from './schemas.ts';
 
-export const HOME_LISTS = 20;
-export const HOME_RECENT_WATCHES = 20;
+const HOME_LISTS = 20;
+const HOME_RECENT_WATCHES = 20;
 
 /** A watch as the recent-watch shapes need it (profile home, and the public profile with `watched_at`). */
 export type RecentWatchRow = Awaited<ReturnType<typeof recentWatches>>[number];

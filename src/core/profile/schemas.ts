@@ -7,7 +7,7 @@ import { listSummary } from '../lists/schemas.ts';
 const count = z.number().int().min(0);
 
 /** A list summary without `description` (the shape profileHomeLists returns). */
-export const profileHomeList = listSummary.omit({ description: true }).meta({ id: 'ProfileHomeList' });
+const profileHomeList = listSummary.omit({ description: true }).meta({ id: 'ProfileHomeList' });
 
 export const recentWatch = z
   .object({
@@ -33,7 +33,7 @@ export const profileHome = z
   .meta({ id: 'ProfileHome' });
 export type ProfileHome = z.infer<typeof profileHome>;
 
-export const weeklyChallenge = z
+const weeklyChallenge = z
   .object({
     id: z.string(),
     title: z.string(),

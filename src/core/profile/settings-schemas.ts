@@ -7,8 +7,8 @@ const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
 
 export const PRIVACY = ['public', 'private'] as const;
 export const BIO_MAX = 500;
-export const LANGUAGE_MAX = 35;
-export const THRESHOLD_MIN = 0.5;
+const LANGUAGE_MAX = 35;
+const THRESHOLD_MIN = 0.5;
 
 const PRIVACY_DOC = '`public` (the default): GET /api/public/v1/users/{username} shows the profile, its counts, favourites, recent watches and public lists. `private`: the profile looks like a username that does not exist to everyone but the people of the lists the user owns or belongs to (their owner, collaborators and invited users): that path answers 404, the user\'s lists answer 404 to others and are left out of the community overview and of featured lists, the user is left out of other people\'s lists\' collaborators, and can be invited to a list only by someone they already share one with.';
 
@@ -46,7 +46,7 @@ type SpoilerField = keyof typeof SPOILER_FIELDS;
 const spoilerFields = <T extends z.ZodType>(make: () => T) =>
   Object.fromEntries(Object.entries(SPOILER_FIELDS).map(([k, doc]) => [k, make().describe(doc)])) as Record<SpoilerField, T>;
 
-export const spoilers = z.strictObject(spoilerFields(() => z.boolean())).meta({ id: 'SpoilerSettings' });
+const spoilers = z.strictObject(spoilerFields(() => z.boolean())).meta({ id: 'SpoilerSettings' });
 
 export const preferences = z
   .strictObject({

@@ -4,7 +4,7 @@
 // default's 64 MiB, so concurrent logins do not exhaust memory.
 import argon2 from 'argon2';
 
-export const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
+const ARGON2_OPTIONS = { type: argon2.argon2id, memoryCost: 19_456, timeCost: 2, parallelism: 1 } as const;
 
 export function hashSecret(plain: string): Promise<string> {
   return argon2.hash(plain, ARGON2_OPTIONS);

@@ -6,7 +6,6 @@ import { syncHistory } from './history.ts';
 import { claimKey, recordResult } from './idempotency.ts';
 import type { SyncItem } from './items.ts';
 import { syncRatings } from './ratings.ts';
-import { sleep } from './repository.ts';
 import { summarize, type BulkResult, type ItemResult } from './results.ts';
 import type { HistoryItem, RatingItem, WatchlistItem } from './schemas.ts';
 import { syncWatchlist } from './watchlist.ts';
@@ -30,13 +29,8 @@ export type BulkRequest = BulkItems & {
   now: Date;
   /** History only: false, the watches leave show statuses as they are (logWatches). */
   statusRules?: boolean;
-  /**
-   * Test hook (SYNC_TEST_HOLD_MS): hold the transaction open this long after the writes, before the
-   * commit, so a test can kill the process in the middle of a batch. Never set in production.
-   */
-  holdMs?: number;
-  /** Called once the writes are done and the hold starts (the test hook logs it). */
-  onHold?: () => void;
+  /** Runs in the transaction once the writes and the result are recorded, before the commit. */
+  beforeCommit?: ((tx: EntityManager) => Promise<void>) | undefined;
 };
 
 function apply(tx: EntityManager, req: BulkRequest): Promise<ItemResult[]> {
@@ -57,10 +51,7 @@ export function runBulkSync(em: EntityManager, req: BulkRequest): Promise<BulkRe
     if (stored) return { ...stored, idempotency_replayed: true };
     const result = summarize(await apply(tx, req));
     await recordResult(tx, scope, req.hash, result, req.now);
-    if (req.holdMs) {
-      req.onHold?.();
-      await sleep(tx, req.holdMs / 1000);
-    }
+    await req.beforeCommit?.(tx);
     return { ...result, idempotency_replayed: false };
   });
 }

@@ -8,12 +8,12 @@ import type { ChangeResource } from '../changes/resources.ts';
 import { decodeFeedCursor, encodeFeedCursor, type FeedPosition } from './feed-cursor.ts';
 import { changesPage } from './repository.ts';
 
-export type Change = { resource: string; resourceId: string; op: 'upsert' | 'delete'; changedAt: string; data: Record<string, unknown> | null };
+type Change = { resource: string; resourceId: string; op: 'upsert' | 'delete'; changedAt: string; data: Record<string, unknown> | null };
 
 export type ChangesPage = { changes: Change[]; nextCursor: string; hasMore: boolean };
 
 /** The start of retained history (a first call without a cursor). */
-export const FEED_START: FeedPosition = { xid: '0', id: '0' };
+const FEED_START: FeedPosition = { xid: '0', id: '0' };
 
 /** The cursor binds the exact resource list: following it with other resources is a 400. */
 export const feedParams = (resources: readonly ChangeResource[]) => ({ resources: [...resources].sort() });

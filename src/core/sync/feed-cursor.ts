@@ -15,7 +15,7 @@ export type SnapshotPosition = { bound: string; after: string };
 type Raw = [string, string, number];
 const isRaw = (p: unknown): p is Raw => Array.isArray(p) && p.length === 3 && isXid8Text(p[0]) && typeof p[1] === 'string' && typeof p[2] === 'number';
 
-export const RESNAPSHOT =
+const RESNAPSHOT =
   'cursor is older than 90 days and can no longer be followed: take a new snapshot (GET /me/sync/snapshot) and follow its changesCursor';
 
 function decode(cursor: string, params: CursorParams, now: Date): Raw {

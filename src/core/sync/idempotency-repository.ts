@@ -1,8 +1,7 @@
-// The statements of idempotency keys (idempotency.ts). Each is built on a given query builder: the
-// service runs them on db(tx); bench/sync.ts runs the same texts (compiled `offline`) on bare pg.
+// The statements of idempotency keys (idempotency.ts), each built on a given query builder (`db(tx)` when
+// they run).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
-import { offline } from '../db/compile.ts';
 import { db, type Tables } from '../db/entities.ts';
 import { jsonb } from '../db/json.ts';
 import type { BulkResult } from './results.ts';
@@ -68,12 +67,3 @@ export async function deleteRecordsBefore(em: EntityManager, cutoff: Date): Prom
   const r = await db(em).deleteFrom('sync_idempotency').where('created_at', '<=', cutoff).executeTakeFirst();
   return Number(r.numDeletedRows);
 }
-
-// The texts, for bench/sync.ts: its bare-`pg` baseline runs exactly these, with the parameters in the
-// same order (the lock name; user, client, operation, key and the oldest record's time; user, client,
-// operation, key, body hash, result JSON and time).
-const SAMPLE = { userId: '', clientId: '', operation: '', key: '' };
-const EMPTY = { results: [], inserted: 0, updated: 0, removed: 0, skipped: 0, invalid: 0, deferred: 0 };
-export const CLAIM_LOCK = claimLockQuery(offline, '').compile().sql;
-export const READ_RECORD = readRecordQuery(offline, SAMPLE, new Date(0)).compile().sql;
-export const RECORD_RESULT = recordResultQuery(offline, SAMPLE, '', EMPTY, new Date(0)).compile().sql;

@@ -37,9 +37,6 @@ export function bodyHash(body: unknown): string {
 
 export const lockName = (s: IdempotencyScope) => `sync:${s.clientId}:${s.userId}:${s.operation}:${s.key}`;
 
-// The statements' texts, for bench/sync.ts's bare-`pg` baseline.
-export { CLAIM_LOCK, READ_RECORD, RECORD_RESULT } from './idempotency-repository.ts';
-
 /**
  * Takes the key for this transaction. Answers the stored result to replay, or null when the key is
  * unseen (or its record expired) and the batch is to be applied.

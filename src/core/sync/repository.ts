@@ -193,10 +193,3 @@ export async function seasonsFound(tx: EntityManager, pairs: readonly { titleId:
     .execute();
   return new Set(rows.map((r) => `${r.title_id}:${r.season_number}`));
 }
-
-/** Test hook of bulk writes: holds the transaction open `seconds`. */
-export async function sleep(tx: EntityManager, seconds: number): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_sleep', [eb.val(seconds)]).as('slept'))
-    .execute();
-}

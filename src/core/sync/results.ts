@@ -7,7 +7,7 @@ export type ItemStatus = 'inserted' | 'updated' | 'removed' | 'skipped' | 'inval
  * (a removal of something that was not there), `unmatched` (the title, or the show's episode or season,
  * is not in the catalog: resend it later).
  */
-export type ItemReason = 'duplicate' | 'unchanged' | 'absent' | 'unmatched';
+type ItemReason = 'duplicate' | 'unchanged' | 'absent' | 'unmatched';
 
 export type ItemResult = {
   client_item_id: string | null;
@@ -19,7 +19,7 @@ export type ItemResult = {
   error: string | null;
 };
 
-export type BulkCounters = Record<'inserted' | 'updated' | 'removed' | 'skipped' | 'invalid' | 'deferred', number>;
+type BulkCounters = Record<'inserted' | 'updated' | 'removed' | 'skipped' | 'invalid' | 'deferred', number>;
 
 export type BulkResult = BulkCounters & { results: ItemResult[]; idempotency_replayed: boolean };
 

@@ -15,7 +15,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { CURSOR_TTL_MS } from './feed-cursor.ts';
 import { pruneChangeLogStep } from './repository.ts';
 
-export const CHANGE_RETENTION_MS = CURSOR_TTL_MS + 24 * 60 * 60 * 1000;
+const CHANGE_RETENTION_MS = CURSOR_TTL_MS + 24 * 60 * 60 * 1000;
 const BATCH = 5000;
 
 /** Deletes what retention allows, in steps of `step` rows (short statements); the number of rows deleted. */

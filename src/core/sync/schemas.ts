@@ -100,7 +100,7 @@ export const bulkInput = z
   })
   .strict();
 
-export const itemResultSchema = z.object({
+const itemResultSchema = z.object({
   client_item_id: z.string().nullable(),
   index: z.number().int().describe('Position of the item in `items`'),
   status: z.enum(['inserted', 'updated', 'removed', 'skipped', 'invalid', 'deferred']),
@@ -125,7 +125,7 @@ export const bulkResultSchema = z.object({
   idempotency_replayed: z.boolean().describe('true when this is the stored result of an earlier request with the same key and body'),
 });
 
-export const changeSchema = z.object({
+const changeSchema = z.object({
   resource: z.string(),
   resourceId: z.string().describe('Stable id of the item within its resource: apply changes idempotently keyed on (resource, resourceId)'),
   op: z.enum(['upsert', 'delete']),

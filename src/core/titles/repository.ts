@@ -1,9 +1,7 @@
 // The title module's statements: the title detail and the calendar (seasons and episodes:
 // seasons-repository.ts). Each read is one statement: the title detail gathers the catalog row, its
 // precomputed recommendations and the user's state by subqueries (the lists and collection modules
-// provide theirs as expressions), so it costs one round trip. The title detail is built on a given query
-// builder (`db(em)` in the service, a compile-only one for the benchmark's bare-`pg` baseline,
-// queries.ts) so both run exactly the same text.
+// provide theirs as expressions), so it costs one round trip.
 //
 // User state is left out of the statement text (not merely filtered) when the token may not see it, so
 // a token without history:read or ratings:read never makes the database read that user's rows.
@@ -28,7 +26,7 @@ const eb = expressionBuilder<Tables, never>();
 export type UserState = { historyOf: string | null; ratingsOf: string | null; listsOf?: string | null; collectionOf?: string | null };
 
 /** Latest watches of a title the title detail lists. */
-export const TITLE_HISTORY_LIMIT = 100;
+const TITLE_HISTORY_LIMIT = 100;
 
 /**
  * The user's watches of the title `titleId`. `offset 0` keeps the planner from reading the user's whole
@@ -79,8 +77,6 @@ export type TitleDetailQuery = {
   scope: TitleRatingScope;
   today: string;
   state: UserState;
-  /** Featured lists containing the title (default true; false only for the benchmark's older baseline). */
-  featured?: boolean;
 };
 
 /**
@@ -165,13 +161,13 @@ export function titleDetailQuery(k: Kysely<Tables>, q: TitleDetailQuery) {
       )
       .$if(!!listsOf, (b) => b.select((s) => userListsOf(listsOf!, s.ref('t.id')).as('user_lists')))
       .$if(!!collectionOf, (b) => b.select((s) => collectionItemsOf(collectionOf!, s.ref('t.id')).as('collection_items')))
-      .$if(q.featured ?? true, (b) => b.select((s) => featuredListsOf(s.ref('t.id')).as('featured_lists')))
+      .select((s) => featuredListsOf(s.ref('t.id')).as('featured_lists'))
       .where('t.type', '=', q.type)
       .where('t.movie_db_id', '=', q.movieDbId)
   );
 }
 
-/** The title detail's statement, its text built once per shape (type, scope, which states, featured). */
+/** The title detail's statement, its text built once per shape (type, scope, which states). */
 export const titleDetailStatement = compiledOnce(
   (q: TitleDetailQuery) => titleDetailQuery(offline, q),
   (q, value) => {

@@ -10,7 +10,7 @@ import { titleCategory, titleType } from '../catalog/schemas.ts';
 const positiveInt = (max = ID_MAX) => queryInt(1, max);
 const seasonNumber = queryInt(0, 10_000);
 
-export const RATING_SCOPES = ['title', 'series', 'season', 'episode'] as const;
+const RATING_SCOPES = ['title', 'series', 'season', 'episode'] as const;
 export type TitleRatingScope = (typeof RATING_SCOPES)[number];
 
 export const titleDetailInput = z.strictObject({
@@ -27,11 +27,11 @@ export const episodeInput = z.strictObject({ id: positiveInt(), season: seasonNu
 export type SeasonInput = z.infer<typeof seasonInput>;
 export type EpisodeInput = z.infer<typeof episodeInput>;
 
-export const CALENDAR_MAX_DAYS = 31;
-export const CALENDAR_DEFAULT_DAYS = 7;
+const CALENDAR_MAX_DAYS = 31;
+const CALENDAR_DEFAULT_DAYS = 7;
 
 /** A real calendar day written YYYY-MM-DD (2026-02-30 is refused), within the wire's years. */
-export const isoDay = wireDay();
+const isoDay = wireDay();
 
 export const calendarInput = z.strictObject({
   startDate: isoDay.optional(),
@@ -42,11 +42,11 @@ export type CalendarInput = z.infer<typeof calendarInput>;
 const day = z.string().describe('YYYY-MM-DD');
 
 /** A show as the season, episode and calendar records name it. */
-export const showRef = z
+const showRef = z
   .object({ movieDbId: z.number().int().min(1), name: z.string(), year: z.number().int(), posterUrl: z.string(), isAnime: z.boolean() })
   .meta({ id: 'ShowRef' });
 
-export const seasonSummary = z
+const seasonSummary = z
   .object({
     seasonNumber: z.number().int().min(0).describe('0 holds specials.'),
     name: z.string(),
@@ -60,7 +60,7 @@ export const seasonSummary = z
   .meta({ id: 'SeasonSummary' });
 export type SeasonSummary = z.infer<typeof seasonSummary>;
 
-export const episodeState = z
+const episodeState = z
   .object({
     seasonNumber: z.number().int().min(0),
     episodeNumber: z.number().int().min(1),
@@ -86,11 +86,11 @@ export const seasonDetail = z
   .meta({ id: 'SeasonDetail' });
 export const episodeDetail = z.object({ show: showRef, episode: episodeState.extend({ rating: userRating }) }).meta({ id: 'EpisodeDetail' });
 
-export const recommendation = z
+const recommendation = z
   .object({ movieDbId: z.number().int().min(1), type: titleType, name: z.string(), year: z.number().int(), posterUrl: z.string(), isAnime: z.boolean() })
   .meta({ id: 'TitleRecommendation' });
 
-export const nativeTitle = z
+const nativeTitle = z
   .object({
     movieDbId: z.number().int().min(1),
     type: titleType,
@@ -118,7 +118,7 @@ export const nativeTitle = z
   .meta({ id: 'NativeTitle' });
 export type NativeTitle = z.infer<typeof nativeTitle>;
 
-export const titleInteraction = z
+const titleInteraction = z
   .strictObject({
     watchedAt: z.iso.datetime().nullable(),
     rating: z.number().nullable(),
@@ -127,7 +127,7 @@ export const titleInteraction = z
   })
   .meta({ id: 'TitleInteraction' });
 
-export const watchHistoryEntry = z
+const watchHistoryEntry = z
   .object({ id: z.number().int().min(1), watchedAt: z.iso.datetime(), season: z.number().int().nullable(), episode: z.number().int().nullable() })
   .meta({ id: 'TitleWatchHistoryEntry' });
 
@@ -135,7 +135,7 @@ export const watchHistoryEntry = z
 // dropped from the wire instead of failing the response. No schema ids: those modules own the names.
 const listPreviewPoster = z.object({ posterPath: z.string(), movieDbId: z.number().int().min(1), type: titleType });
 
-export const titleUserList = z
+const titleUserList = z
   .object({
     id: z.number().int().min(1),
     name: z.string(),
@@ -154,7 +154,7 @@ export const titleUserList = z
     containsItemId: z.number().int().min(1).nullable(),
   });
 
-export const collectionStatus = z.object({
+const collectionStatus = z.object({
   owned: z.boolean(),
   formats: z.array(z.string()),
   items: z.array(z.object({ id: z.number().int(), format: z.string(), season: z.number().int() })),
@@ -177,7 +177,7 @@ export const titleDetail = z
   .meta({ id: 'TitleDetail' });
 export type TitleDetail = z.infer<typeof titleDetail>;
 
-export const calendarItem = z
+const calendarItem = z
   .object({
     show: showRef,
     season: z.number().int().min(0),
@@ -188,7 +188,6 @@ export const calendarItem = z
     watched: z.boolean().nullable().describe('null unless the token has history:read.'),
   })
   .meta({ id: 'CalendarItem' });
-export type CalendarItem = z.infer<typeof calendarItem>;
 
 export const calendar = z
   .object({ startDate: day, days: z.number().int().min(1).max(CALENDAR_MAX_DAYS), items: z.array(calendarItem) })

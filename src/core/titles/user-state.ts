@@ -3,7 +3,7 @@
 // need ratings:read, lists lists:read, collection collection:read. Also the day "aired" is measured against.
 import type { Actor } from '../actor.ts';
 import { visiblePrivateFields } from '../actor-visibility.ts';
-import type { UserState } from './queries.ts';
+import type { UserState } from './repository.ts';
 
 export function userStateFor(actor: Actor): UserState {
   const visible = visiblePrivateFields(actor);

@@ -3,12 +3,12 @@
 // Ids and user codes arrive here already digested; this module stores what it is given.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder, Kysely } from 'kysely';
-import { offline, toSql } from '../db/compile.ts';
+import { offline } from '../db/compile.ts';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { db, type Tables } from '../db/entities.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { jsonb } from '../db/json.ts';
-import { prepared, type Sql } from '../db/sql.ts';
+import { prepared } from '../db/sql.ts';
 import type { ArtifactPayload } from './entities.ts';
 
 /**
@@ -216,7 +216,7 @@ function tokenChecks(builder: Kysely<Tables>) {
 }
 
 /** The one statement that verifies a token (`key`: its stored key). */
-function tokenQuery(key: string) {
+export function tokenQuery(key: string) {
   return tokenChecks(offline).where('t.id', '=', key);
 }
 
@@ -224,18 +224,11 @@ const tokenStatementOnce = compiledOnce(tokenQuery, (key, value) => value(key));
 
 /**
  * The token's row (see tokenQuery), or undefined; a named statement (hot: every platform request), its
- * text built once (compiled-once.ts). The benchmark's bare `pg` baseline (tokenStatement) sends the very
- * same text.
+ * text built once (compiled-once.ts).
  */
-
 export async function tokenRow(em: EntityManager, key: string) {
   const [row] = await prepared(em, tokenStatementOnce(key));
   return row;
-}
-
-/** tokenRow's statement as text and parameters (the benchmark's bare-pg baseline runs it). */
-export function tokenStatement(key: string): Sql {
-  return toSql(tokenQuery(key), true);
 }
 
 /**
@@ -250,7 +243,7 @@ export function tokenRowsWithPasswordMark(em: EntityManager, keys: readonly stri
       eb
         .selectFrom('app_user as u')
         .select((eb) => eb.fn<string>('md5', ['u.password_hash']).as('mark'))
-        // The accountId of an access token is the user's id (src/oauth/account.ts).
+        // The accountId of an access token is the user's id (src/oauth/interactions.ts).
         .where('u.id', '=', eb.cast<string>(eb.ref('t.payload', '->>').key('accountId'), 'uuid'))
         .as('password_mark'),
     ])

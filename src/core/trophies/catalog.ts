@@ -10,7 +10,7 @@ export type TrophyTier = (typeof TROPHY_TIERS)[number];
 export const TIER_POINTS: Readonly<Record<TrophyTier, number>> = { bronze: 10, silver: 25, gold: 50, platinum: 100 };
 
 export const TROPHY_CATEGORIES = ['watching', 'movies', 'shows', 'anime', 'ratings', 'lists', 'streaks'] as const;
-export type TrophyCategory = (typeof TROPHY_CATEGORIES)[number];
+type TrophyCategory = (typeof TROPHY_CATEGORIES)[number];
 
 /** What a trophy counts; each is computed from history, ratings or lists (metrics.ts says how). */
 export const TROPHY_METRICS = [
@@ -85,5 +85,3 @@ export const TROPHIES: readonly TrophyDefinition[] = [
   t('streak-30', 'Month streak', 'Watch something 30 days in a row', 'streaks', 'gold', 'longest_streak', 30),
   t('streak-365', 'Year streak', 'Watch something 365 days in a row', 'streaks', 'platinum', 'longest_streak', 365),
 ];
-
-export const TROPHIES_BY_ID: ReadonlyMap<string, TrophyDefinition> = new Map(TROPHIES.map((d) => [d.id, d]));

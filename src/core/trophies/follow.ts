@@ -21,8 +21,8 @@ import { TROPHY_RESOURCES, type Metrics } from './metrics.ts';
 import { moveTrophyCursor, trophyCursor, trophyPage, trophyPageQuery } from './repository.ts';
 
 /** change_log rows read per page, and pages per round (one evaluation per user touched, one transaction). */
-export const TROPHY_PAGE = 1000;
-export const TROPHY_PAGES_PER_ROUND = 50;
+const TROPHY_PAGE = 1000;
+const TROPHY_PAGES_PER_ROUND = 50;
 
 /** The page statement's text, parameters $1 xid, $2 id, $3 page size (a test reads its plan). */
 export const READ_PAGE = trophyPageQuery(offline, TROPHY_RESOURCES, { xid: '0', id: '0' }, 0).compile().sql;

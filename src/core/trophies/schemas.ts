@@ -1,7 +1,7 @@
 // Wire shapes of trophies (GET /me/trophies, GET /me/trophies/summary, and the `trophies` records of the
 // change feed). The contract names trophies by scope only; these shapes are ours (docs/decisions.md).
 import { z } from 'zod';
-import { METRIC_RULES, TROPHY_CATEGORIES, TROPHY_METRICS, TROPHY_TIERS, TIER_POINTS, type TrophyCategory, type TrophyTier } from './catalog.ts';
+import { METRIC_RULES, TROPHY_CATEGORIES, TROPHY_METRICS, TROPHY_TIERS, TIER_POINTS } from './catalog.ts';
 
 const count = z.number().int().min(0);
 
@@ -47,4 +47,3 @@ export const trophySummary = z
 export type TrophySummary = z.infer<typeof trophySummary>;
 
 export type Tally = z.infer<typeof tally>;
-export type { TrophyCategory, TrophyTier };

@@ -6,12 +6,12 @@
 import { z } from 'zod';
 import { typeError } from './numbers.ts';
 
-export const FIRST_WIRE_TIME_MS = Date.parse('1800-01-01T00:00:00Z');
+const FIRST_WIRE_TIME_MS = Date.parse('1800-01-01T00:00:00Z');
 /** Exclusive. */
-export const END_WIRE_TIME_MS = Date.parse('3000-01-01T00:00:00Z');
+const END_WIRE_TIME_MS = Date.parse('3000-01-01T00:00:00Z');
 const OUT_OF_RANGE = 'must be from year 1800 to 2999';
 
-export const inWireRange = (ms: number) => ms >= FIRST_WIRE_TIME_MS && ms < END_WIRE_TIME_MS;
+const inWireRange = (ms: number) => ms >= FIRST_WIRE_TIME_MS && ms < END_WIRE_TIME_MS;
 /** Text that is no date at all gets the format's message alone, not this one as well. */
 const rangeCheck = (ms: number) => Number.isNaN(ms) || inWireRange(ms);
 

@@ -26,6 +26,7 @@ export const PG_INT_MAX = 2_147_483_647;
  * collection items, ...). Row ids are bigint identities, far below this today; one bound for every id
  * keeps the documents and the checks simple. Raise it (it shows as `maximum` in both OpenAPI
  * documents) before a table's identity passes it.
+ * @alias (of PG_INT_MAX today, by that choice)
  */
 export const ID_MAX = PG_INT_MAX;
 

@@ -1,6 +1,7 @@
 // The frame of every OAuth and account page: server-rendered, no external assets, readable on a phone
 // and across a room on a TV, and never framed by another site (clickjacking). The style sheet is inline
-// (the pages' CSP allows inline styles and nothing else), so it lives here, once, for every page.
+// (the pages' CSP allows inline styles and nothing else), so it lives here, once, for every page. The
+// account website (src/web/) frames its pages with it too: it sits above this room and imports from it.
 
 /**
  * The headers of every HTML page the service serves (these pages, and the API reference at /docs): never

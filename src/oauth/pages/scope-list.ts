@@ -6,7 +6,7 @@ import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
 import { escapeHtml } from './layout.ts';
 
 /** Up to this many, every scope is listed with its words; four short items and the buttons fit a phone. */
-export const LISTED_IN_FULL = 4;
+const LISTED_IN_FULL = 4;
 
 /** What an area (a scope's part before the colon) is called in a sentence. */
 const AREA_NAMES: Readonly<Record<string, string>> = {

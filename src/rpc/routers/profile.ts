@@ -7,8 +7,8 @@ import { communityStats as communityStatsShape, profileHome as profileHomeShape 
 import { platformProcedure, router, type Context } from '../trpc.ts';
 
 /** Deprecated since 2026-11-22T00:00:00Z (RFC 9745 form: @ Unix seconds); removed after the Sunset date (RFC 8594). */
-export const PROFILE_HOME_DEPRECATED = '@1795305600';
-export const PROFILE_HOME_SUNSET = 'Tue, 01 Jun 2027 00:00:00 GMT';
+const PROFILE_HOME_DEPRECATED = '@1795305600';
+const PROFILE_HOME_SUNSET = 'Tue, 01 Jun 2027 00:00:00 GMT';
 
 function deprecationHeaders(ctx: Context): void {
   const platform = `${ctx.config.baseUrl}/api/platform/v1`;

@@ -73,6 +73,7 @@ function bulkProcedure(resource: SyncResource) {
     .output(bulkResultSchema)
     .mutation(({ ctx, input }) => {
       const key = idempotencyKey(ctx);
+      const beforeCommit = ctx.beforeSyncCommit;
       return runBulkSync(ctx.em, {
         ...parseItems(resource, input.items),
         userId: ctx.actor.userId,
@@ -80,8 +81,7 @@ function bulkProcedure(resource: SyncResource) {
         key,
         hash: bodyHash(input.items),
         now: new Date(),
-        // Test hook (config SYNC_TEST_HOLD_MS): "sync batch held open" tells test/sync-crash.test.ts when to kill.
-        ...(ctx.config.syncTestHoldMs ? { holdMs: ctx.config.syncTestHoldMs, onHold: () => ctx.log.warn({ hold_ms: ctx.config.syncTestHoldMs }, 'sync batch held open') } : {}),
+        beforeCommit: beforeCommit && ((tx) => beforeCommit(tx, ctx.log)),
       });
     });
 }

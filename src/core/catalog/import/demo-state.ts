@@ -17,7 +17,7 @@ export const DEMO_SOURCES = ['movies', 'anime', 'synthetic'] as const satisfies 
 export type DemoSource = (typeof DEMO_SOURCES)[number];
 
 /** Every step of the demo import, in order: each source, then the recommendations, then VACUUM ANALYZE. */
-export const DEMO_STEPS = [...DEMO_SOURCES, 'recommendations', 'vacuum'] as const;
+const DEMO_STEPS = [...DEMO_SOURCES, 'recommendations', 'vacuum'] as const;
 export type DemoStep = (typeof DEMO_STEPS)[number];
 
 /** What a start has to import: `steps` in order; `interrupted` when an earlier start began the import. */

@@ -6,8 +6,8 @@ import { SyntheticTvSource, type SyntheticTvOptions } from './synthetic-tv.ts';
 import type { CatalogSource } from './types.ts';
 import { DEMO_SOURCES, type DemoSource } from './demo-state.ts';
 
-export { importCatalog, type ImportOptions } from './importer.ts';
-export type { CatalogSource, ImportProgress, ImportResult } from './types.ts';
+export { importCatalog } from './importer.ts';
+export type { CatalogSource } from './types.ts';
 
 export const SOURCE_NAMES = ['movies', 'anime', 'synthetic', 'movie-db-api'] as const;
 export type SourceName = (typeof SOURCE_NAMES)[number];

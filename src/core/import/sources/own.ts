@@ -31,7 +31,7 @@ const isHeadKey = (k: string): k is HeadKey => Object.hasOwn(HEAD_SCHEMAS, k);
  * A title as the bulk-sync items name one: every id, then name and year, each only within the bounds
  * those items accept (a value out of them is left out rather than failing the record).
  */
-export function titleRef(t: ExportTitle): ImportTitleRef {
+function titleRef(t: ExportTitle): ImportTitleRef {
   return {
     type: t.type,
     movie_db_id: t.movie_db_id,

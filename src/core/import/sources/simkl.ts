@@ -27,7 +27,7 @@ import { zipMembers } from './zip.ts';
 const ARRAYS = ['movies', 'shows', 'anime'] as const;
 type ArrayName = (typeof ARRAYS)[number];
 
-export const SIMKL_STATUSES: Record<string, { show?: ShowStatus; movie?: ShowStatus; watchlist?: true }> = {
+const SIMKL_STATUSES: Record<string, { show?: ShowStatus; movie?: ShowStatus; watchlist?: true }> = {
   watching: { show: 'watching' },
   hold: { show: 'paused' },
   completed: { show: 'completed', movie: 'completed' },

@@ -4,7 +4,7 @@
 import { MAX_APPS_PER_USER, type OwnedApp } from '../../core/apps/owned.ts';
 import { MAX_REDIRECT_URIS } from '../../core/apps/redirect-uris.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../core/apps/scopes.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 const STYLE = `
 h1,h2{overflow-wrap:anywhere}

@@ -4,28 +4,20 @@
 // (core/accounts/sign-up.ts). Every refusal shows the form again with what is wrong: 400 for a form
 // mistake, 409 for a username taken in any letter case (a race between two sign-ups included), 429
 // when throttled, 403 for an expired form. From an authorization's sign-in page the new user goes back
-// to that authorization (sign-up-handoff.ts). With SIGNUPS=closed the page is a 404 saying so, and no
-// sign-in page links here.
+// to that authorization (oauth/sign-up-handoff.ts). With SIGNUPS=closed the page is a 404 saying so,
+// and no sign-in page links here.
 import type { NextFunction, Request, Response, Router } from 'express';
-import { strictRouter } from '../rest/routing.ts';
+import { strictRouter } from '../../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { retryText } from '../core/accounts/sign-in.ts';
-import { signUp } from '../core/accounts/sign-up.ts';
-import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
+import { retryText } from '../../core/accounts/sign-in.ts';
+import { signUp } from '../../core/accounts/sign-up.ts';
+import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
 import { loginNonce, startSession, validLoginNonce } from './account-session.ts';
-import { PAGE_HEADERS } from './pages/layout.ts';
-import { signUpPage, signUpsClosedPage, type SignUpPageOptions } from './pages/sign-up.ts';
-import { handOffSignUp, safeReturnPath } from './sign-up-handoff.ts';
-
-export const SIGN_UP_PATH = '/account/sign-up';
+import { PAGE_HEADERS } from '../../oauth/pages/layout.ts';
+import { signUpPage, signUpsClosedPage, type SignUpPageOptions } from '../pages/sign-up.ts';
+import { handOffSignUp, safeReturnPath, SIGN_UP_PATH } from '../../oauth/sign-up-handoff.ts';
 
 type Deps = { orm: MikroORM; limits: RateLimits; key: string; secure: boolean; open: boolean };
-
-/** Where a sign-in page links to sign up, returning to `returnTo` afterwards; undefined when sign-ups are closed. */
-export function signUpLink(open: boolean, returnTo?: string): string | undefined {
-  if (!open) return undefined;
-  return returnTo ? `${SIGN_UP_PATH}?return=${encodeURIComponent(returnTo)}` : SIGN_UP_PATH;
-}
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 

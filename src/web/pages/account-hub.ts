@@ -1,6 +1,6 @@
 // /account for a signed-in user: where to go from here (their connected apps, importing from another
 // service, the export of their data, the apps they develop when registration is open) and signing out.
-import { escapeHtml, page } from './layout.ts';
+import { escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 const STYLE = `ul.hub{list-style:none;padding:0;margin:0}ul.hub li{padding:.6rem 0;border-bottom:1px solid #e4e7ee}ul.hub a{font-weight:600}`;
 

@@ -1,6 +1,6 @@
 // /account/export: what the export holds, and the button that downloads it.
 import { EXPORT_FORMAT, EXPORT_VERSION } from '../../core/export/schema.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 export function accountExportPage(opts: { username: string; csrf: string; error?: string | undefined }): string {
   return page(

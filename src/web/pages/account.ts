@@ -1,8 +1,8 @@
 // Account pages: sign in, and the connected apps with a Revoke button each (a table that stacks into a
-// card per app on a phone: class="stack" and a data-label per cell, see layout.ts).
+// card per app on a phone: class="stack" and a data-label per cell, see oauth/pages/layout.ts).
 import type { ConnectedApp } from '../../core/connected-apps/service.ts';
 import { SCOPE_DESCRIPTIONS, isScope } from '../../core/apps/scopes.ts';
-import { errorBox, escapeHtml, page, signInForm } from './layout.ts';
+import { errorBox, escapeHtml, page, signInForm } from '../../oauth/pages/layout.ts';
 
 /** `next`: the account page to return to once signed in (checked again when the form comes back). */
 export function accountSignInPage(opts: { nonce: string; error?: string; username?: string; next?: string | undefined; signUp?: string | undefined }): string {

@@ -3,19 +3,19 @@
 // session's CSRF token, so no other site can start an export in the user's browser; it counts in the
 // `export-page` bucket (10 an hour per user, always on like the other forms' buckets) and streams the document as an attachment.
 import type { NextFunction, Request, Response, Router } from 'express';
-import { strictRouter } from '../rest/routing.ts';
+import { strictRouter } from '../../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { findUserById } from '../core/accounts/service.ts';
-import { exportHead, exportJson } from '../core/export/document.ts';
-import { EXPORT_FORMAT } from '../core/export/schema.ts';
-import { rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
-import { limitById } from '../core/limits/table.ts';
-import type { Logger } from '../core/log.ts';
-import { streamBody } from '../rest/stream-body.ts';
+import { findUserById } from '../../core/accounts/service.ts';
+import { exportHead, exportJson } from '../../core/export/document.ts';
+import { EXPORT_FORMAT } from '../../core/export/schema.ts';
+import { rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
+import { limitById } from '../../core/limits/table.ts';
+import type { Logger } from '../../core/log.ts';
+import { streamBody } from '../../rest/stream-body.ts';
 import { currentSession, loginNonce, validCsrf } from './account-session.ts';
-import { accountSignInPage } from './pages/account.ts';
-import { accountExportPage } from './pages/account-export.ts';
-import { PAGE_HEADERS, page } from './pages/layout.ts';
+import { accountSignInPage } from '../pages/account.ts';
+import { accountExportPage } from '../pages/account-export.ts';
+import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
 type Deps = { orm: MikroORM; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
 

@@ -4,20 +4,20 @@
 // and this browser's session with the authorization server, so neither old cookie works again.
 // Revoking and signing out count in the `account-forms` bucket first (form-limits.ts).
 import type { NextFunction, Request, Response, Router } from 'express';
-import { strictRouter } from '../rest/routing.ts';
+import { strictRouter } from '../../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type Provider from 'oidc-provider';
-import { findUserById } from '../core/accounts/service.ts';
-import { signInWithPassword, throttledText } from '../core/accounts/sign-in.ts';
-import { listConnectedApps, revokeConnectedApp } from '../core/connected-apps/service.ts';
-import { ApiError } from '../core/errors.ts';
-import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
-import type { Logger } from '../core/log.ts';
+import { findUserById } from '../../core/accounts/service.ts';
+import { signInWithPassword, throttledText } from '../../core/accounts/sign-in.ts';
+import { listConnectedApps, revokeConnectedApp } from '../../core/connected-apps/service.ts';
+import { ApiError } from '../../core/errors.ts';
+import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
+import type { Logger } from '../../core/log.ts';
 import { refusedByFormLimit } from './form-limits.ts';
 import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
-import { accountSignInPage, connectedAppsPage } from './pages/account.ts';
-import { accountHubPage } from './pages/account-hub.ts';
-import { PAGE_HEADERS, page } from './pages/layout.ts';
+import { accountSignInPage, connectedAppsPage } from '../pages/account.ts';
+import { accountHubPage } from '../pages/account-hub.ts';
+import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
 type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };

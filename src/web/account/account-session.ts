@@ -4,9 +4,10 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { ACCOUNT_SESSION_SECONDS, accountSessionUser, createAccountSession, endAccountSession } from '../core/accounts/sessions.ts';
+import { ACCOUNT_SESSION_SECONDS, accountSessionUser, createAccountSession, endAccountSession } from '../../core/accounts/sessions.ts';
+import { readCookie } from '../../oauth/cookies.ts';
 
-export const SESSION_COOKIE = 'mts_account';
+const SESSION_COOKIE = 'mts_account';
 const LOGIN_COOKIE = 'mts_login';
 const PATH = '/account';
 
@@ -16,20 +17,6 @@ function same(a: string, b: string): boolean {
   const x = Buffer.from(a);
   const y = Buffer.from(b);
   return x.length === y.length && timingSafeEqual(x, y);
-}
-
-export function readCookie(req: Request, name: string): string | undefined {
-  for (const part of (req.headers.cookie ?? '').split(';')) {
-    const i = part.indexOf('=');
-    if (i > 0 && part.slice(0, i).trim() === name) {
-      try {
-        return decodeURIComponent(part.slice(i + 1).trim());
-      } catch {
-        return undefined; // a malformed cookie is no cookie
-      }
-    }
-  }
-  return undefined;
 }
 
 function setCookie(res: Response, name: string, value: string, maxAge: number, secure: boolean) {

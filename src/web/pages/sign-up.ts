@@ -1,7 +1,7 @@
 // The sign-up page (username, password twice) and the page a closed service shows instead. The form
 // carries the login nonce of the sign-in forms, and the authorization to return to, if any.
 import { PASSWORD_MIN } from '../../core/accounts/rules.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 export type SignUpPageOptions = { nonce: string; returnTo?: string | undefined; username?: string | undefined; error?: string | undefined };
 

@@ -4,7 +4,7 @@
 import { formatBytes } from '../../core/import/file-store.ts';
 import type { RunView } from '../../core/import/present.ts';
 import type { ImportSource } from '../../core/import/records.ts';
-import { errorBox, escapeHtml, page } from './layout.ts';
+import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 const STYLE = `
 h1,h2{overflow-wrap:anywhere}
@@ -18,7 +18,7 @@ a.button{display:inline-block;font-size:1.1rem;padding:.75rem 1.4rem;border-radi
 `;
 
 /** The sources the form offers, as people know them. */
-export const SOURCE_NAMES: Record<ImportSource, string> = {
+const SOURCE_NAMES: Record<ImportSource, string> = {
   trakt: 'Trakt (full export, JSON)',
   letterboxd: 'Letterboxd (export ZIP)',
   simkl: 'Simkl (backup JSON)',

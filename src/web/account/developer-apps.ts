@@ -4,19 +4,19 @@
 // is 404 for its page and every action. POSTs redirect (303) to a page, so a reload never repeats them.
 // Every POST counts in its bucket first (form-limits.ts): registrations, secret rotations, other changes.
 import type { NextFunction, Request, Response, Router } from 'express';
-import { strictRouter } from '../rest/routing.ts';
+import { strictRouter } from '../../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { findUserById } from '../core/accounts/service.ts';
-import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../core/apps/owned.ts';
-import { SCOPES } from '../core/apps/scopes.ts';
-import { ApiError } from '../core/errors.ts';
-import type { RateLimits } from '../core/limits/limiter.ts';
-import type { Logger } from '../core/log.ts';
+import { findUserById } from '../../core/accounts/service.ts';
+import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../../core/apps/owned.ts';
+import { SCOPES } from '../../core/apps/scopes.ts';
+import { ApiError } from '../../core/errors.ts';
+import type { RateLimits } from '../../core/limits/limiter.ts';
+import type { Logger } from '../../core/log.ts';
 import { currentSession, loginNonce, validCsrf, type AccountSession } from './account-session.ts';
 import { refusedByFormLimit, type FormLimitId } from './form-limits.ts';
-import { accountSignInPage } from './pages/account.ts';
-import { deleteAppPage, developerAppPage, developerAppsPage, EMPTY_FORM, newAppPage, type AppForm } from './pages/developer-apps.ts';
-import { PAGE_HEADERS, page } from './pages/layout.ts';
+import { accountSignInPage } from '../pages/account.ts';
+import { deleteAppPage, developerAppPage, developerAppsPage, EMPTY_FORM, newAppPage, type AppForm } from '../pages/developer-apps.ts';
+import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 import { handOverSecret, takeSecret } from './secret-reveal.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */

@@ -4,13 +4,13 @@
 // signed-in user looping a form (a secret rotation is an argon2 hash) is no client to trust. A full
 // bucket is 429 with Retry-After and a page saying when to try again; nothing of the form is done.
 import type { Request, Response } from 'express';
-import { retryText } from '../core/accounts/sign-in.ts';
-import { windowText } from '../core/limits/docs.ts';
-import { rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
-import { limitById, type LimitId } from '../core/limits/table.ts';
-import type { Logger } from '../core/log.ts';
-import { clientIp } from '../rest/rate-limit.ts';
-import { PAGE_HEADERS, page } from './pages/layout.ts';
+import { retryText } from '../../core/accounts/sign-in.ts';
+import { windowText } from '../../core/limits/docs.ts';
+import { rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
+import { limitById, type LimitId } from '../../core/limits/table.ts';
+import type { Logger } from '../../core/log.ts';
+import { clientIp } from '../../rest/rate-limit.ts';
+import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
 export type FormLimitDeps = { limits: RateLimits; log: Logger };
 

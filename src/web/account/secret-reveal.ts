@@ -6,7 +6,7 @@
 // at most when never read. Nothing is stored on the server, so it works across instances.
 import { createCipheriv, createDecipheriv, createHmac, randomBytes } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { readCookie } from './account-session.ts';
+import { readCookie } from '../../oauth/cookies.ts';
 
 const COOKIE = 'mts_app_secret';
 const MAX_AGE = 5 * 60;

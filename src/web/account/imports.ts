@@ -6,25 +6,25 @@
 // Another user's run is 404 for its page, its JSON and its download.
 import busboy from 'busboy';
 import type { NextFunction, Request, Response, Router } from 'express';
-import { strictRouter } from '../rest/routing.ts';
+import { strictRouter } from '../../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { findUserById } from '../core/accounts/service.ts';
-import { retryText } from '../core/accounts/sign-in.ts';
-import { ApiError } from '../core/errors.ts';
-import { csvLine } from '../core/import/csv.ts';
-import { FileTooLarge, formatBytes } from '../core/import/file-store.ts';
-import { presentRun } from '../core/import/present.ts';
-import { IMPORT_SOURCES, type ImportSource } from '../core/import/records.ts';
-import { runRows, userRun, userRuns } from '../core/import/repository.ts';
-import { receiveFile } from '../core/import/run.ts';
-import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
-import { limitById, type Bucket } from '../core/limits/table.ts';
+import { findUserById } from '../../core/accounts/service.ts';
+import { retryText } from '../../core/accounts/sign-in.ts';
+import { ApiError } from '../../core/errors.ts';
+import { csvLine } from '../../core/import/csv.ts';
+import { FileTooLarge, formatBytes } from '../../core/import/file-store.ts';
+import { presentRun } from '../../core/import/present.ts';
+import { IMPORT_SOURCES, type ImportSource } from '../../core/import/records.ts';
+import { runRows, userRun, userRuns } from '../../core/import/repository.ts';
+import { receiveFile } from '../../core/import/run.ts';
+import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
+import { limitById, type Bucket } from '../../core/limits/table.ts';
 import { currentSession, loginNonce, validCsrf, type AccountSession } from './account-session.ts';
-import { accountSignInPage } from './pages/account.ts';
-import { importPage, runNotFoundPage, runPage, runPath } from './pages/imports.ts';
-import { PAGE_HEADERS, page } from './pages/layout.ts';
+import { accountSignInPage } from '../pages/account.ts';
+import { importPage, runNotFoundPage, runPage, runPath } from '../pages/imports.ts';
+import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
-export const IMPORT_PATH = '/account/import';
+const IMPORT_PATH = '/account/import';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
 type Deps = { orm: MikroORM; limits: RateLimits; key: string; secure: boolean; maxBytes: number; signUp?: string | undefined };

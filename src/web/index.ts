@@ -1,0 +1,31 @@
+// The website as the HTTP app mounts it: the account pages under /account (the hub, sign-in and
+// sign-out, connected apps, the export, imports, sign-up, and the developer apps when APP_REGISTRATION
+// is open). It stands on the authorization server: signing out ends the browser's provider session too,
+// and its cookies and form tokens are signed with the provider's cookie key.
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Router } from 'express';
+import type { Config } from '../config.ts';
+import type { RateLimits } from '../core/limits/limiter.ts';
+import type { Logger } from '../core/log.ts';
+import type { OAuth } from '../oauth/index.ts';
+import { signUpLink } from '../oauth/sign-up-handoff.ts';
+import { strictRouter } from '../rest/routing.ts';
+import { accountRoutes } from './account/account.ts';
+import { accountExportRoutes } from './account/account-export.ts';
+import { developerAppRoutes } from './account/developer-apps.ts';
+import { importRoutes } from './account/imports.ts';
+import { signUpRoutes } from './account/sign-up.ts';
+
+export function webRoutes(deps: { orm: MikroORM; config: Config; log: Logger; limits: RateLimits; oauth: Pick<OAuth, 'provider' | 'cookieKey'> }): Router {
+  const { orm, limits, log, config } = deps;
+  const { provider, cookieKey: key } = deps.oauth;
+  const router = strictRouter();
+  const secure = config.baseUrl.startsWith('https:');
+  const signups = config.signups === 'open';
+  router.use(accountRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups), appRegistration: config.appRegistration }));
+  router.use(accountExportRoutes({ orm, limits, log, key, secure, signUp: signUpLink(signups) }));
+  router.use(signUpRoutes({ orm, limits, key, secure, open: signups }));
+  router.use(importRoutes({ orm, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));
+  if (config.appRegistration) router.use(developerAppRoutes({ orm, limits, log, key, secure, signUp: signUpLink(signups) }));
+  return router;
+}
