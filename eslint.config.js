@@ -1,5 +1,5 @@
-// Lint rules: typescript-eslint's recommended set, plus the house rules that src/core stays transport-free
-// and that src/oauth never imports src/web.
+// Lint rules: typescript-eslint's recommended set, plus the house rules that src/core stays transport-free,
+// that its floors (schema/, db/) import no module above them, and that src/oauth never imports src/web.
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
@@ -31,6 +31,30 @@ export default tseslint.config(
       'no-restricted-imports': ['error', {
         patterns: [
           { group: ['**/rpc/**', '**/rest/**', '**/oauth/**', '**/web/**', '**/jobs/**'], message: 'core/ never imports from rpc/, rest/, oauth/, web/ or jobs/.' },
+          { group: ['express', '@trpc/*', 'oidc-provider'], message: 'core/ knows no transport.' },
+        ],
+      }],
+    },
+  },
+  {
+    // The floors under every module: the tables (schema/) import only libraries and each other; the
+    // database (db/), besides libraries, only the tables, the log and the migrations.
+    files: ['src/core/schema/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { group: ['../*'], message: 'schema/ imports only libraries and its own files: every module stands on it.' },
+          { group: ['express', '@trpc/*', 'oidc-provider'], message: 'core/ knows no transport.' },
+        ],
+      }],
+    },
+  },
+  {
+    files: ['src/core/db/**/*.ts'],
+    rules: {
+      'no-restricted-imports': ['error', {
+        patterns: [
+          { regex: '^\\.\\./(?!schema/|log\\.ts$|\\.\\./\\.\\./migrations/index\\.ts$)', message: 'db/ imports only the tables (schema/), the log and the migrations: every module stands on it.' },
           { group: ['express', '@trpc/*', 'oidc-provider'], message: 'core/ knows no transport.' },
         ],
       }],

@@ -7,8 +7,7 @@
 import { openDatabase, migrate } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { offline } from '../src/core/db/compile.ts';
-import { libraryPageQuery, pageWindow } from '../src/core/library/items-repository.ts';
-import type { LibraryList, PageFilters } from '../src/core/library/library-items.ts';
+import { libraryPageQuery, pageWindow, type LibraryList, type PageFilters } from '../src/core/library/items-repository.ts';
 import { seedUser } from './library.ts';
 import { benchDatabaseUrl, type BareRequest, type Figures, formatRow, prepareCatalog, serviceVsBare, startService, tempDataDir } from './lib.ts';
 import { atLeast, atMost, section, type Section } from './report.ts';

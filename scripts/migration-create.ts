@@ -1,5 +1,5 @@
 // `npm run migration:create -- <Name>`: writes the migration that brings a database migrated to the
-// current migrations up to the entities (src/core/*/entities.ts), for review, and lists it in
+// current migrations up to the entities (src/core/schema/), for review, and lists it in
 // migrations/index.ts. Works on a scratch embedded database, so no server or data is touched.
 import fs from 'node:fs';
 import os from 'node:os';

@@ -1,6 +1,6 @@
 // The demo account's statement (demo.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from './core/db/entities.ts';
+import { db } from './core/db/query-builder.ts';
 
 /** Some row of app_user, or undefined when there is no user yet. */
 export function anyUser(em: EntityManager) {

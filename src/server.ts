@@ -22,7 +22,7 @@ import { Drain } from './rest/drain.ts';
 import { answerClientError } from './rest/client-error.ts';
 import { capConnections } from './rest/connections.ts';
 import { feedHoldSeconds } from './core/changes/repository.ts';
-import { watchFeedLag } from './core/metrics/registry.ts';
+import { databaseMetrics, watchFeedLag } from './core/metrics/registry.ts';
 import type { SyncCommitHook } from './rpc/trpc.ts';
 
 /** How often Node looks for connections past headersTimeout or requestTimeout. */
@@ -70,7 +70,7 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
 }
 
 export async function startServer(config: Config, log: Logger, deps: ServerDeps = {}): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log });
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log, observer: databaseMetrics });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
   // stops answering without closing the connection (hung process, lost network) would otherwise hold

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
 import { statementName } from '../src/core/db/prepared.ts';
 import { prepared as runPrepared, query, type Sql } from '../src/core/db/sql.ts';
-import { db as typed } from '../src/core/db/entities.ts';
+import { db as typed } from '../src/core/db/query-builder.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { freshDatabase, servicesMode, type TestDatabase } from './helpers/db.ts';
 

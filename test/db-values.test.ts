@@ -5,7 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
 import type { Database } from '../src/core/db/orm.ts';
-import { db as typed } from '../src/core/db/entities.ts';
+import { db as typed } from '../src/core/db/query-builder.ts';
 import { jsonb, jsonbOrNull } from '../src/core/db/json.ts';
 import { query } from '../src/core/db/sql.ts';
 import { migratedDatabase } from './helpers/db.ts';

@@ -6,7 +6,7 @@
 import pg from 'pg';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../src/core/db/entities.ts';
+import { db } from '../src/core/db/query-builder.ts';
 import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from '../src/core/db/orm.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';

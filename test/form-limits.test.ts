@@ -6,7 +6,7 @@
 import { Redis } from 'ioredis';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_APPS_PER_USER } from '../src/core/apps/owned.ts';
-import { db } from '../src/core/db/entities.ts';
+import { db } from '../src/core/db/query-builder.ts';
 import { limitById } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { makeUser, PASSWORD, postAccountSignIn } from './helpers/oauth.ts';

@@ -7,7 +7,7 @@
 // token endpoint as `/oauth/Token`.
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { db } from '../src/core/db/entities.ts';
+import { db } from '../src/core/db/query-builder.ts';
 import { LIMITS } from '../src/core/limits/table.ts';
 import { PROCEDURES } from '../src/rpc/procedures.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';

@@ -1,9 +1,9 @@
-// The entities (src/core/*/entities.ts) and the migrations describe one schema: after every migration
+// The entities (src/core/schema/) and the migrations describe one schema: after every migration
 // has run, MikroORM's schema generator finds nothing to change. A migration without its entity change,
 // or an entity change without its migration, fails here.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
-import { db as typed } from '../src/core/db/entities.ts';
+import { db as typed } from '../src/core/db/query-builder.ts';
 import { freshDatabase, servicesMode, type TestDatabase } from './helpers/db.ts';
 
 let test: TestDatabase;

@@ -1,7 +1,8 @@
 // `catalog:import [--source NAME]... [--synthetic-count N] [--ids movie:603,show:1396 | --popular-pages N]`
 // Imports the catalog with its progress on stderr (a bar on a terminal, JSON lines on a pipe);
 // re-running updates titles, never duplicates them.
-import { importCatalog, isSourceName, SOURCE_NAMES, sourcesFor, type SourceOptions } from '../core/catalog/import/index.ts';
+import { importCatalog, sourcesFor, type SourceOptions } from '../core/catalog/import/index.ts';
+import { isSourceName, SOURCE_NAMES } from '../core/catalog/import/source-names.ts';
 import type { MovieDbRef } from '../core/catalog/import/movie-db-api.ts';
 import { parseOptions, UsageError, type Command } from './command.ts';
 import { progressOn } from './progress.ts';

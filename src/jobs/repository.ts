@@ -2,7 +2,7 @@
 // view in `jobs:status`. pg-boss owns its schema, so its table is typed here, not by an entity; its
 // timestamps come as PostgreSQL sends them (text).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../core/db/entities.ts';
+import { db } from '../core/db/query-builder.ts';
 
 /** The columns of pg-boss's job table read here. */
 type PgBossJob = {

@@ -4,7 +4,8 @@
 // `anyScope` (procedures that check scopes themselves) lists scopes of which any one will do; `allScopes`
 // (the full export) lists scopes the token needs every one of (one requirement naming them all).
 import { normalizePath, type OpenApiRouter } from 'trpc-to-openapi';
-import { SCOPE_DESCRIPTIONS, SCOPES, type Scope } from '../core/apps/scopes.ts';
+import { SCOPE_DESCRIPTIONS, SCOPES } from '../core/apps/scopes.ts';
+import type { Scope } from '../core/schema/apps.ts';
 import { DEVICE_TOKEN_PATH, OAUTH_ROUTES, REFRESH_PATH } from '../oauth/routes.ts';
 import type { Meta } from '../rpc/trpc.ts';
 import { listProcedures } from '../rpc/router-procedures.ts';

@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Config } from '../config.ts';
 import type { Actor } from '../core/actor.ts';
 import type { CatalogCache } from '../core/catalog/cache.ts';
-import type { Scope } from '../core/apps/scopes.ts';
+import type { Scope } from '../core/schema/apps.ts';
 import type { LimitId } from '../core/limits/table.ts';
 import { ApiError } from '../core/errors.ts';
 import type { Logger } from '../core/log.ts';

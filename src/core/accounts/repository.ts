@@ -1,7 +1,8 @@
 // Users and account sessions as stored: the app_user and account_session statements of accounts/.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 /** A user's columns as the service hands them out (the password hash never leaves this module). */
 const USER_COLUMNS = ['id', 'username', 'display_name', 'avatar_url', 'created_at'] as const;

@@ -7,7 +7,7 @@ import { activeGrantCounts } from '../connected-apps/service.ts';
 import { ApiError, notFound } from '../errors.ts';
 import { appsOwnedBy, lockOwnerAndCountApps } from './repository.ts';
 import { createApp, deleteApp, rotateSecret, setAppActive, type CreatedApp } from './service.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../schema/apps.ts';
 
 /** Enough for a developer's apps and their test copies; bounds what one account can make. */
 export const MAX_APPS_PER_USER = 20;

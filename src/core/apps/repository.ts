@@ -1,7 +1,7 @@
 // OAuth client apps as stored: the app statements of apps/, and what deactivating an app deletes.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
-import type { Scope } from './scopes.ts';
+import { db } from '../db/query-builder.ts';
+import type { Scope } from '../schema/apps.ts';
 
 const APP_COLUMNS = [
   'client_id', 'name', 'redirect_uris', 'allowed_scopes', 'confidential', 'client_secret_hash', 'official', 'active', 'created_at', 'updated_at',

@@ -1,7 +1,8 @@
 // What an app's name and allowed scopes may be. Each check returns the value to store or throws
 // ApiError('invalid_request').
 import { invalidRequest } from '../errors.ts';
-import { isScope, RESERVED_SCOPE, SCOPES, type Scope } from './scopes.ts';
+import type { Scope } from '../schema/apps.ts';
+import { isScope, RESERVED_SCOPE, SCOPES } from './scopes.ts';
 
 const NAME_MAX = 100;
 // eslint-disable-next-line no-control-regex

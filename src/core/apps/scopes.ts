@@ -1,6 +1,7 @@
 // The platform's 16 OAuth scopes, in the order of the scope table of the platform OpenAPI document, with the plain words a consent screen shows.
-// This is the one source: apps' allowed scopes, the authorization server's `scopes_supported` and the
-// scope checks on routes all read it.
+// This is the one list: apps' allowed scopes, the authorization server's `scopes_supported` and the
+// scope checks on routes all read it. The names are typed with the column that stores them (schema/apps.ts).
+import type { Scope } from '../schema/apps.ts';
 
 export const SCOPES = [
   'profile:read',
@@ -19,9 +20,10 @@ export const SCOPES = [
   'playback:read',
   'playback:write',
   'events:read',
-] as const;
+] as const satisfies readonly Scope[];
 
-export type Scope = (typeof SCOPES)[number];
+// ...and the list leaves none of them out.
+const _everyScopeListed: Exclude<Scope, (typeof SCOPES)[number]> extends never ? true : false = true;
 
 export const SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'profile:read': 'basic profile, title metadata, seasons, episodes, calendar',

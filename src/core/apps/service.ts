@@ -10,7 +10,7 @@ import { randomBase64url } from '../security/random.ts';
 import { checkRedirectUris } from './redirect-uris.ts';
 import { appByClientId, deleteAppArtifactsAndGrants, deleteAppRow, insertApp, updateAppActive, updateClientSecretHash } from './repository.ts';
 import { checkAllowedScopes, checkAppName } from './rules.ts';
-import type { Scope } from './scopes.ts';
+import type { Scope } from '../schema/apps.ts';
 
 /**
  * An app as stored. Column names match OAuth client metadata (`client_id`, `redirect_uris`).

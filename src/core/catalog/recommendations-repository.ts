@@ -1,7 +1,7 @@
 // The statements behind precomputed recommendations (recommendations.ts): the catalog as the rule needs
 // it, the lists written back, and whether they are stale.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
 
 export type RecommendationInput = { id: string; type: 'movie' | 'show'; isAnime: boolean; genres: string[]; popularity: number };

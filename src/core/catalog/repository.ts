@@ -2,7 +2,8 @@
 // trending roll-up. The reads are built on a given query builder (`db(em)` when they run).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type Kysely } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { transaction } from '../db/transaction.ts';
 import type { DiscoverInput, SearchInput, TrendingInput } from './schemas.ts';
 

@@ -3,7 +3,8 @@
 // and the same text whatever the batch size.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { recordset } from '../db/recordset.ts';
 
 type TitleType = 'movie' | 'show';

@@ -2,7 +2,8 @@
 // and the pieces of the "settled" predicate the feed, the snapshot and the trophy job read with.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, sql } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
 
 /** One change record as it travels to the insert (a JSON array element). */

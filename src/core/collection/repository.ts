@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Expression, type QueryCreator } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import type { CollectionFormat } from './schemas.ts';
 
 type Kind = Tables['title']['category'];

@@ -2,7 +2,7 @@
 // counts and the daily statistics roll-up.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { itemColumns } from '../catalog/repository.ts';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
 import { minutesWatched } from '../library/history-repository.ts';
 

@@ -1,7 +1,7 @@
-// The statements of connected apps: the app_grant rows (apps/entities.ts) that list a user's apps, and
+// The statements of connected apps: the app_grant rows (schema/apps.ts) that list a user's apps, and
 // what revoking one deletes.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 
 /** A new grant, or the grant's scopes and last use when it is known. */
 export async function upsertGrant(em: EntityManager, g: { grantId: string; grantKey: string; userId: string; clientId: string; scopes: string[] }): Promise<void> {

@@ -1,7 +1,7 @@
 // Query builders that only compile, never connect: for subqueries one module embeds in another's
 // statement, and for statements built once (when a module loads, or once per shape: compiled-once.ts).
 import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler } from 'kysely';
-import type { Tables } from './entities.ts';
+import type { Tables } from '../schema/index.ts';
 
 /**
  * PostgreSQL's compiler alone: `db(em)` is MikroORM's Kysely instance without plugins, so a statement

@@ -2,7 +2,7 @@
 // send a JavaScript array as a PostgreSQL array literal (and a string as text that is not JSON), so every
 // JSON value the service writes goes through here.
 import { expressionBuilder, type AliasableExpression } from 'kysely';
-import type { Tables } from './entities.ts';
+import type { Tables } from '../schema/index.ts';
 
 const eb = expressionBuilder<Tables, never>();
 

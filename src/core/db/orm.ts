@@ -7,11 +7,10 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import pg from 'pg';
-import { watchFreeSpace, watchPool } from '../metrics/registry.ts';
 import { NamedStatementClient } from './prepared.ts';
 import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
-import { entities } from './entities.ts';
+import { entities } from '../schema/index.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
 export type { EntityManager };
@@ -36,6 +35,17 @@ export type Database = {
 };
 
 
+/**
+ * Who watches the database (the server passes its metrics, core/metrics/registry.ts): the pool's use and
+ * the data directory's free space, read whenever it wants them until the returned function is called
+ * (when the database closes); and every statement that failed because the database cannot write.
+ */
+type DatabaseObserver = {
+  watchPool: (read: () => { inUse: number; idle: number; waiting: number }) => () => void;
+  watchFreeSpace: (read: () => Promise<number | undefined>) => () => void;
+  cannotWrite: (sqlstate: string) => void;
+};
+
 export type OpenDatabaseOptions = {
   databaseUrl: string | undefined;
   dataDir: string;
@@ -47,6 +57,7 @@ export type OpenDatabaseOptions = {
   /** Embedded mode: below this many free bytes on the data directory's filesystem, writes count as failing (write-health.ts). */
   minFreeBytes?: number;
   log?: Logger;
+  observer?: DatabaseObserver;
 };
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
@@ -54,13 +65,13 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
   const connection: Partial<Options> = embedded
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
     : { clientUrl: opts.databaseUrl };
-  const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log });
+  const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log, onCannotWrite: opts.observer?.cannotWrite });
   // Hot reads as named statements in services mode (prepared.ts); every failed statement reported to `writes`.
   const Client = reportingErrors(!embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
   try {
     const orm = await MikroORM.init({
       ...connection,
-      // One entity per table (db/entities.ts); migrations stay the way the schema changes, and a test
+      // One entity per table (schema/index.ts); migrations stay the way the schema changes, and a test
       // checks that the entities and the migrated schema agree.
       entities: [...entities],
       namingStrategy: PostgresNamingStrategy,
@@ -95,18 +106,18 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
       // MikroORM's own messages (e.g. each migration applied) go to our log, at debug level.
       logger: (message: string) => opts.log?.debug({ orm: message }),
     });
-    // The pg pool behind the ORM, read at each scrape for db_pool_connections (core/metrics/registry.ts).
+    // The pg pool behind the ORM, read by the observer when it asks (the server's metrics: at each scrape).
     const pool = await orm.em.getConnection().getNativeClient();
-    const unwatch = watchPool(() => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
-    const unwatchFreeSpace = watchFreeSpace(() => writes.freeBytes());
+    const unwatch = opts.observer?.watchPool(() => ({ inUse: pool.totalCount - pool.idleCount, idle: pool.idleCount, waiting: pool.waitingCount }));
+    const unwatchFreeSpace = opts.observer?.watchFreeSpace(() => writes.freeBytes());
     return {
       orm,
       mode: embedded ? 'embedded' : 'services',
       embedded,
       writes,
       close: async () => {
-        unwatch();
-        unwatchFreeSpace();
+        unwatch?.();
+        unwatchFreeSpace?.();
         await orm.close(true);
         await embedded?.close();
       },

@@ -4,7 +4,7 @@
 // own statements are typed queries in the modules' repositories).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CompiledQuery, type Compilable } from 'kysely';
-import { db } from './entities.ts';
+import { db } from './query-builder.ts';
 import { isStalePlan, renewStatement, statementName } from './prepared.ts';
 
 /**

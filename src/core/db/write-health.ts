@@ -15,7 +15,6 @@
 import fs from 'node:fs';
 import type pg from 'pg';
 import type { Logger } from '../log.ts';
-import { dbWriteFailures } from '../metrics/registry.ts';
 
 /** SQLSTATEs that mean the database cannot write until someone acts, by their PostgreSQL names. */
 const CANNOT_WRITE: Record<string, string> = {
@@ -42,20 +41,25 @@ export class WriteHealth {
   readonly #dataDir: string | undefined;
   readonly #minFreeBytes: number;
   readonly #log: Logger | undefined;
+  readonly #onCannotWrite: ((sqlstate: string) => void) | undefined;
   #lastFailure: { at: number; sqlstate: string; condition: string } | undefined;
 
-  /** `dataDir`: the embedded database's directory, whose free space is checked (services mode: none). */
-  constructor(opts: { dataDir: string | undefined; minFreeBytes: number; log?: Logger }) {
+  /**
+   * `dataDir`: the embedded database's directory, whose free space is checked (services mode: none).
+   * `onCannotWrite`: told of each cannot-write failure (the server counts them in its metrics).
+   */
+  constructor(opts: { dataDir: string | undefined; minFreeBytes: number; log?: Logger | undefined; onCannotWrite?: ((sqlstate: string) => void) | undefined }) {
     this.#dataDir = opts.dataDir;
     this.#minFreeBytes = opts.minFreeBytes;
     this.#log = opts.log;
+    this.#onCannotWrite = opts.onCannotWrite;
   }
 
   /** Every failed statement passes here (reportingErrors); only cannot-write failures count. */
   noteError(err: unknown): void {
     const found = cannotWriteCondition(err);
     if (!found) return;
-    dbWriteFailures.inc({ sqlstate: found.sqlstate });
+    this.#onCannotWrite?.(found.sqlstate);
     if (!this.#failing(Date.now())) {
       this.#log?.warn({ sqlstate: found.sqlstate, condition: found.condition, hold_ms: FAILURE_HOLD_MS }, `the database cannot write: /readyz answers 503 until no write has failed for ${FAILURE_HOLD_MS / 1000} s`);
     }

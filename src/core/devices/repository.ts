@@ -1,6 +1,6 @@
 // The push_device statements. The token is written, never read back.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 
 // Never the token.
 const COLUMNS = ['id', 'platform', 'provider', 'environment', 'device_id', 'device_name', 'enabled', 'last_seen_at', 'created_at'] as const;

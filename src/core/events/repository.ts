@@ -1,7 +1,8 @@
 // The statements of the server-sent events: stream tickets and the replay log (stream_event).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
 
 /** now() plus or minus `secs` seconds: make_interval's positional arguments are (years, months, weeks, days, hours, mins, secs). */

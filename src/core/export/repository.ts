@@ -3,7 +3,8 @@
 // answer the API's shapes (poster paths, counts, no catalog ids but the movie database's); the export
 // needs every id the catalog knows instead, so it reads the same tables here.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { CW_TTL_DAYS } from '../playback/continue-watching.ts';
 
 /** The title columns of every exported row (title `t`). */

@@ -1,7 +1,8 @@
 // The statements of import runs (run.ts), their stored files (file-store.ts) and the rows that did not go in.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
 import type { ImportSource } from './records.ts';
 

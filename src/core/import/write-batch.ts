@@ -21,7 +21,7 @@ import { createList } from '../lists/write.ts';
 import { runBulkSync, type BulkItems } from '../sync/bulk.ts';
 import { bodyHash } from '../sync/idempotency.ts';
 import type { SyncItem } from '../sync/items.ts';
-import type { ItemResult } from '../sync/results.ts';
+import type { ItemResult } from '../schema/sync.ts';
 import { historyItem, ratingItem, watchlistItem } from '../sync/schemas.ts';
 import type { Batch } from './batches.ts';
 import { applyOwnRecords, type OwnOutcome } from './apply-own-kinds.ts';

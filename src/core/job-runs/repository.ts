@@ -1,7 +1,7 @@
 // The statements of job_run, the record of every background job's runs (src/jobs): written by each run,
 // read by the health figures (/metrics, jobs:status) and by `jobs:status`.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import { jsonb, jsonbOrNull } from '../db/json.ts';
 
 export type JobRunWrite = {

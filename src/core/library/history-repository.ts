@@ -3,7 +3,8 @@
 // rules read of the catalog.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Kysely, type QueryCreator } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';

@@ -6,7 +6,7 @@
 // entry's id. Writes of one user are serialised by a transaction-scoped advisory lock, so two
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import { entryFields } from './history-items.ts';
 import { insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';

@@ -2,14 +2,25 @@
 // and a page with the counts by kind in one statement.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type QueryCreator } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 import { prepared } from '../db/sql.ts';
 
-import type { ItemFilter, LibraryList, PageFilters } from './library-items.ts';
-
 type Scope = Tables['user_rating']['scope'];
+
+export type LibraryList = 'ratings' | 'favourites' | 'statuses';
+
+/** Narrows a list to rating / title-state ids, or to one title. */
+export type ItemFilter = { ids?: string[]; titleId?: string };
+
+/** A page's filters, in the values of their columns: the title's category, the rating's scope, the show status. */
+export type PageFilters = {
+  type?: Tables['title']['category'] | undefined;
+  scope?: Scope | undefined;
+  status?: NonNullable<Tables['user_title_state']['show_status']> | undefined;
+};
 
 // Expressions over the title `t`, the same in every statement that joins it.
 const te = expressionBuilder<{ t: Tables['title'] }, 't'>();

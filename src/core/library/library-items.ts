@@ -6,7 +6,7 @@
 // and the change feed (resources ratings, favourites, show_status) serve the same records.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import { libraryPageRows, listItemRows, pageWindow, type ItemRow } from './items-repository.ts';
+import { libraryPageRows, listItemRows, pageWindow, type ItemFilter, type ItemRow, type LibraryList, type PageFilters } from './items-repository.ts';
 
 export const SHOW_STATUSES = ['planned', 'watching', 'paused', 'completed', 'dropped'] as const;
 export type ShowStatus = (typeof SHOW_STATUSES)[number];
@@ -41,7 +41,6 @@ export const libraryItem = z
   .meta({ id: 'RatingItem' });
 
 export type LibraryItem = z.infer<typeof libraryItem>;
-export type LibraryList = 'ratings' | 'favourites' | 'statuses';
 
 function toItem(r: ItemRow): LibraryItem {
   const iso = (d: Date | null) => (d === null ? null : new Date(d).toISOString());
@@ -69,14 +68,10 @@ function toItem(r: ItemRow): LibraryItem {
   };
 }
 
-export type ItemFilter = { ids?: string[]; titleId?: string };
-
 /** The user's items of one list, narrowed to rating / title-state ids or to one title. */
 export async function libraryItems(em: EntityManager, userId: string, list: LibraryList, filter: ItemFilter): Promise<LibraryItem[]> {
   return (await listItemRows(em, userId, list, filter)).map(toItem);
 }
-
-export type PageFilters = { type?: Kind | undefined; scope?: (typeof RATING_SCOPES)[number] | undefined; status?: ShowStatus | undefined };
 
 export type LibraryPage = { items: LibraryItem[]; total: number; page: number; pageSize: number; hasMore: boolean; counts: Record<Kind, number> };
 

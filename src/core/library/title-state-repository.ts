@@ -2,7 +2,8 @@
 // and what the ratings API looks up before writing.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 type Scope = Tables['user_rating']['scope'];
 type ShowStatus = NonNullable<Tables['user_title_state']['show_status']>;

@@ -3,7 +3,7 @@
 // detail embeds in its one statement (userListsOf / featuredListsOf, repository.ts), and a function that
 // runs it alone.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { toListSummary, toTitleUserList } from './present.ts';
+import { toListSummary, toTitleUserList, type TitleUserList } from './present.ts';
 import {
   featuredListsOf,
   selectFeaturedListsForTitle,
@@ -12,28 +12,6 @@ import {
 } from './repository.ts';
 
 export { featuredListsOf, userListsOf };
-
-export type ListPreviewPoster = { posterPath: string; movieDbId: number; type: 'movie' | 'show' };
-
-/** One entry of the title detail's `userLists` (the platform OpenAPI document), exactly. */
-export type TitleUserList = {
-  id: number;
-  name: string;
-  description: string | null;
-  isPublic: boolean;
-  isWatchlist: boolean;
-  isDynamicList: boolean;
-  isCollaborative: boolean;
-  isFeatured: boolean;
-  lastSyncedAt: string | null;
-  ownerUsername: string | null;
-  itemCount: number;
-  itemBreakdown: { movies: number; shows: number; anime: number };
-  createdAt: string;
-  previewPosters: ListPreviewPoster[];
-  /** The list item holding this title, or null when the list does not contain it. */
-  containsItemId: number | null;
-};
 
 type UserListJson = Awaited<ReturnType<typeof selectUserListsForTitle>>['lists'][number];
 type FeaturedListJson = Awaited<ReturnType<typeof selectFeaturedListsForTitle>>['lists'][number];

@@ -3,7 +3,8 @@
 // dynamic list's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import type { DynamicFilters } from './schemas.ts';
 
 /**

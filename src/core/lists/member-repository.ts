@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Expression, Kysely } from 'kysely';
 import { offline } from '../db/compile.ts';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 /** The users whose lists include this one: the owner and accepted collaborators. */
 export async function selectListAudience(tx: EntityManager, listId: string): Promise<string[]> {

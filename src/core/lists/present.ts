@@ -4,10 +4,9 @@
 // always agree. The title detail's lists come as JSON (ids numbers, timestamps text): read the same way.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { z } from 'zod';
-import type { TitleUserList } from './for-title.ts';
+import type { ListPreviewPoster } from '../schema/lists.ts';
 import { selectListRows, type selectUserListsForTitle } from './repository.ts';
 import type { listShape, listSummary } from './schemas.ts';
-import type { ProfileHomeList } from './summaries.ts';
 
 /**
  * A list row as the statements give it (repository.ts): columns of `list` and the owner's username; or
@@ -18,6 +17,28 @@ type ListJson = Omit<Awaited<ReturnType<typeof selectUserListsForTitle>>['lists'
 
 export type ListShape = z.infer<typeof listShape>;
 export type ListSummary = z.infer<typeof listSummary>;
+/** The deprecated profile home's list summary (summaries.ts). */
+export type ProfileHomeList = Omit<ListSummary, 'description'>;
+
+/** One entry of the title detail's `userLists` (the platform OpenAPI document), exactly. */
+export type TitleUserList = {
+  id: number;
+  name: string;
+  description: string | null;
+  isPublic: boolean;
+  isWatchlist: boolean;
+  isDynamicList: boolean;
+  isCollaborative: boolean;
+  isFeatured: boolean;
+  lastSyncedAt: string | null;
+  ownerUsername: string | null;
+  itemCount: number;
+  itemBreakdown: { movies: number; shows: number; anime: number };
+  createdAt: string;
+  previewPosters: ListPreviewPoster[];
+  /** The list item holding this title, or null when the list does not contain it. */
+  containsItemId: number | null;
+};
 
 export const iso = (d: Date | string | null): string | null => (d === null ? null : new Date(d).toISOString());
 

@@ -5,7 +5,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Expression, type Kysely } from 'kysely';
 import { jsonArrayFrom } from 'kysely/helpers/postgres';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb, jsonbOrNull } from '../db/json.ts';
 import { offline } from '../db/compile.ts';
 

@@ -2,7 +2,8 @@
 // (compare-and-set), its outcome, and the lists due.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 /** now() minus `secs` seconds: make_interval's positional arguments are (years, months, weeks, days, hours, mins, secs). */
 function secondsAgo(secs: number) {

@@ -125,7 +125,7 @@ new Gauge({
   },
 });
 
-export const dbWriteFailures = new Counter({
+const dbWriteFailures = new Counter({
   name: 'db_write_failures_total',
   help: 'Statements that failed because the database cannot write (SQLSTATE 53100 disk_full, 58030 io_error, 25006 read_only_sql_transaction), by SQLSTATE.',
   labelNames: ['sqlstate'] as const,
@@ -135,7 +135,7 @@ export const dbWriteFailures = new Counter({
 const freeSpaceReaders = new Set<() => Promise<number | undefined>>();
 
 /** Reports a data directory in data_dir_free_bytes until the returned function is called (when it closes). */
-export function watchFreeSpace(read: () => Promise<number | undefined>): () => void {
+function watchFreeSpace(read: () => Promise<number | undefined>): () => void {
   freeSpaceReaders.add(read);
   return () => freeSpaceReaders.delete(read);
 }
@@ -153,12 +153,12 @@ new Gauge({
 });
 
 /** How a database pool is used right now. */
-export type PoolUse = { inUse: number; idle: number; waiting: number };
+type PoolUse = { inUse: number; idle: number; waiting: number };
 
 const pools = new Set<() => PoolUse | undefined>();
 
 /** Reports a pool in db_pool_connections until the returned function is called (when the pool closes). */
-export function watchPool(read: () => PoolUse | undefined): () => void {
+function watchPool(read: () => PoolUse | undefined): () => void {
   pools.add(read);
   return () => pools.delete(read);
 }
@@ -183,6 +183,13 @@ new Gauge({
     this.set({ state: 'waiting' }, sum.waiting);
   },
 });
+
+/** The database's pool, free space and cannot-write failures in the metrics above: openDatabase's `observer` (server.ts passes it). */
+export const databaseMetrics = {
+  watchPool,
+  watchFreeSpace,
+  cannotWrite: (sqlstate: string) => dbWriteFailures.inc({ sqlstate }),
+};
 
 const feedLagReaders = new Set<() => Promise<number>>();
 

@@ -1,6 +1,6 @@
 // The statement of the list-event notifications (list-events.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 
 /** The list's name and the user's names (and whether their profile is private), for the notification's text. */
 export function selectListAndUser(tx: EntityManager, listId: string, userId: string) {

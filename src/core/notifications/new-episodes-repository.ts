@@ -1,6 +1,6 @@
 // The new-episode job's query (new-episodes.ts): the (user, episode) notifications due.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 
 /** Statuses under which a user follows a show (besides the watchlist and favourites). */
 const FOLLOWING = ['watching', 'planned', 'completed'] as const;

@@ -1,6 +1,6 @@
 // The stored notification preferences: one row per user and kind that the user changed.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import type { NotificationKind } from './kinds.ts';
 
 export function storedPreferences(em: EntityManager, userId: string) {

@@ -1,7 +1,7 @@
 // The notifications' statements: the inbox, recording one, marking read. The new-episode job's query is
 // in new-episodes-repository.ts; preferences in preferences-repository.ts.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import { jsonb } from '../db/json.ts';
 import type { NotificationKind } from './kinds.ts';
 

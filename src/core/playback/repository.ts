@@ -1,9 +1,10 @@
 // The playback module's statements: playback sessions, event receipts and Continue Watching entries.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
-import type { PlaybackResponse } from './schemas.ts';
+import type { PlaybackResponse } from '../schema/playback.ts';
 import type { SessionState } from './state.ts';
 
 /** now() minus `days` days: make_interval's positional arguments are (years, months, weeks, days). */

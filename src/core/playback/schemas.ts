@@ -1,6 +1,7 @@
 // Wire shapes of the playback module: the playback event body (POST /playback/{action} in the platform OpenAPI document), its 200 answer, and the
 // Continue Watching item. Bodies are strict (unknown fields are a 400) and every number has a range.
 import { z } from 'zod';
+import type { PlaybackResponse } from '../schema/playback.ts';
 import { ID_MAX } from '../wire/numbers.ts';
 
 const PLAYBACK_ACTIONS = ['start', 'pause', 'resume', 'stop', 'progress'] as const;
@@ -109,7 +110,8 @@ export const playbackResponse = z
   })
   .strict();
 
-export type PlaybackResponse = z.infer<typeof playbackResponse>;
+// The stored receipt's type (schema/playback.ts) is this answer, field for field, each way.
+const _receiptIsTheAnswer: [PlaybackResponse, z.infer<typeof playbackResponse>] extends [z.infer<typeof playbackResponse>, PlaybackResponse] ? true : false = true;
 
 export const continueWatchingItem = z
   .object({

@@ -12,7 +12,8 @@ import { watchedThresholdOf } from '../profile/preferences.ts';
 import { dismissEntry, removeWatched, tooOldForContinueWatching, upsertProgress } from './continue-watching.ts';
 import { punchplayId, resolveMedia, type ResolvedMedia } from './media.ts';
 import { completesWatch, measure, needsUserThreshold, type Measured } from './progress.ts';
-import type { IgnoredReason, PlaybackAction, PlaybackEventInput, PlaybackResponse } from './schemas.ts';
+import type { PlaybackResponse } from '../schema/playback.ts';
+import type { IgnoredReason, PlaybackAction, PlaybackEventInput } from './schemas.ts';
 import { findReceipt, findSession, lockUserPlayback, markScrobbled, saveReceipt, saveSession, type Session } from './sessions.ts';
 import { transition, type SessionState } from './state.ts';
 

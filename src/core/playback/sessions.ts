@@ -1,7 +1,7 @@
 // Storage of playback sessions (one row per user and playback_session_id) and of accepted event ids.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import * as repo from './repository.ts';
-import type { PlaybackResponse } from './schemas.ts';
+import type { PlaybackResponse } from '../schema/playback.ts';
 import type { SessionState } from './state.ts';
 
 /** Sessions and event receipts are kept this long after their last event. */

@@ -1,6 +1,6 @@
 // The user's own profile (app_user), app preferences (user_preferences) and newest watches, as stored.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 
 // -- Profile (app_user)
 

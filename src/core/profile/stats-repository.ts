@@ -2,7 +2,8 @@
 // weeks (ISO, from Monday) and months are UTC: `timezone('UTC', t)` is `t at time zone 'UTC'`.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { minutesWatched } from '../library/history-repository.ts';
 
 type Watches = Tables & { w: Tables['watch_history']; t: Tables['title'] };

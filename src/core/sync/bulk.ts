@@ -6,7 +6,8 @@ import { syncHistory } from './history.ts';
 import { claimKey, recordResult } from './idempotency.ts';
 import type { SyncItem } from './items.ts';
 import { syncRatings } from './ratings.ts';
-import { summarize, type BulkResult, type ItemResult } from './results.ts';
+import type { ItemResult } from '../schema/sync.ts';
+import { summarize, type BulkResult } from './results.ts';
 import type { HistoryItem, RatingItem, WatchlistItem } from './schemas.ts';
 import { syncWatchlist } from './watchlist.ts';
 

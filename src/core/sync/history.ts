@@ -4,7 +4,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes } from '../catalog/resolve.ts';
 import { logWatches, type WatchInput } from '../library/history-write.ts';
 import { byIndex, deferred, resolveItems, splitValid, type SyncItem } from './items.ts';
-import { itemResult, type ItemResult } from './results.ts';
+import type { ItemResult } from '../schema/sync.ts';
+import { itemResult } from './results.ts';
 import type { HistoryItem } from './schemas.ts';
 
 /** An item with a season or an episode names a show; otherwise a movie. */

@@ -2,11 +2,10 @@
 // they run).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Kysely } from 'kysely';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
-import type { BulkResult } from './results.ts';
-
-export type StoredResult = Omit<BulkResult, 'idempotency_replayed'>;
+import type { StoredBulkResult } from '../schema/sync.ts';
 
 type Key = { userId: string; clientId: string; operation: string; key: string };
 
@@ -28,7 +27,7 @@ export function readRecordQuery(k: Kysely<Tables>, key: Key, since: Date) {
 }
 
 /** Records the key's result (replacing an expired record of the same key). */
-export function recordResultQuery(k: Kysely<Tables>, key: Key, hash: string, result: StoredResult, at: Date) {
+export function recordResultQuery(k: Kysely<Tables>, key: Key, hash: string, result: StoredBulkResult, at: Date) {
   return k
     .insertInto('sync_idempotency')
     .values({
@@ -58,7 +57,7 @@ export function readRecord(tx: EntityManager, key: Key, since: Date) {
   return readRecordQuery(db(tx), key, since).executeTakeFirst();
 }
 
-export async function writeRecord(tx: EntityManager, key: Key, hash: string, result: StoredResult, at: Date): Promise<void> {
+export async function writeRecord(tx: EntityManager, key: Key, hash: string, result: StoredBulkResult, at: Date): Promise<void> {
   await recordResultQuery(db(tx), key, hash, result, at).execute();
 }
 

@@ -11,7 +11,8 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { ApiError } from '../errors.ts';
-import { deleteRecordsBefore, readRecord, tryKeyLock, writeRecord, type StoredResult } from './idempotency-repository.ts';
+import type { StoredBulkResult } from '../schema/sync.ts';
+import { deleteRecordsBefore, readRecord, tryKeyLock, writeRecord } from './idempotency-repository.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 
@@ -41,7 +42,7 @@ export const lockName = (s: IdempotencyScope) => `sync:${s.clientId}:${s.userId}
  * Takes the key for this transaction. Answers the stored result to replay, or null when the key is
  * unseen (or its record expired) and the batch is to be applied.
  */
-export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash: string, now: Date): Promise<StoredResult | null> {
+export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash: string, now: Date): Promise<StoredBulkResult | null> {
   if (!(await tryKeyLock(tx, lockName(scope)))) {
     throw new ApiError('request_in_progress', 'A request with this Idempotency-Key is still running; retry the same key shortly');
   }
@@ -55,7 +56,7 @@ export async function claimKey(tx: EntityManager, scope: IdempotencyScope, hash:
 }
 
 /** Records the result with the writes (replacing an expired record of the same key). */
-export async function recordResult(tx: EntityManager, scope: IdempotencyScope, hash: string, result: StoredResult, now: Date): Promise<void> {
+export async function recordResult(tx: EntityManager, scope: IdempotencyScope, hash: string, result: StoredBulkResult, now: Date): Promise<void> {
   await writeRecord(tx, scope, hash, result, now);
 }
 

@@ -2,7 +2,8 @@
 // reason it is invalid. Titles of the valid ones are resolved in one query per batch.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveTitles, type ResolvedTitle, type TitleRef } from '../catalog/resolve.ts';
-import { itemResult, type ItemResult } from './results.ts';
+import type { ItemResult } from '../schema/sync.ts';
+import { itemResult } from './results.ts';
 
 export type SyncItem<T> = { index: number; clientItemId: string | null } & ({ ok: true; item: T } | { ok: false; error: string });
 

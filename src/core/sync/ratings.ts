@@ -6,7 +6,8 @@ import { resolveEpisodes } from '../catalog/resolve.ts';
 import { removeRating, setRating, type RatingTarget } from '../library/ratings-write.ts';
 import { byIndex, deferred, resolveItems, splitValid, type SyncItem } from './items.ts';
 import { seasonsFound } from './repository.ts';
-import { itemResult, type ItemResult } from './results.ts';
+import type { ItemResult } from '../schema/sync.ts';
+import { itemResult } from './results.ts';
 import type { RatingItem } from './schemas.ts';
 
 const typeOf = (i: RatingItem) => i.type ?? (i.season != null || i.episode != null ? 'show' : 'movie');

@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { settledHorizon, xid8 } from '../changes/repository.ts';
 import type { ChangeResource } from '../changes/resources.ts';
 import { prepared } from '../db/sql.ts';
-import { db } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
 import type { FeedPosition, SnapshotPosition } from './feed-cursor.ts';
 
 // ---- the change feed

@@ -3,7 +3,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addToWatchlist, removeFromWatchlist } from '../lists/watchlist.ts';
 import { byIndex, resolveItems, splitValid, type SyncItem } from './items.ts';
-import { itemResult, type ItemResult } from './results.ts';
+import type { ItemResult } from '../schema/sync.ts';
+import { itemResult } from './results.ts';
 import type { WatchlistItem } from './schemas.ts';
 
 const typeOf = (i: WatchlistItem) => i.type ?? 'movie';

@@ -7,7 +7,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Expression } from 'kysely';
 import { jsonArrayFrom, jsonObjectFrom } from 'kysely/helpers/postgres';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 /** The user whose watches a read includes (null: not visible to the token). */
 type HistoryOf = string | null;

@@ -5,11 +5,12 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder, Kysely } from 'kysely';
 import { offline } from '../db/compile.ts';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { jsonb } from '../db/json.ts';
 import { prepared } from '../db/sql.ts';
-import type { ArtifactPayload } from './entities.ts';
+import type { ArtifactPayload } from '../schema/tokens.ts';
 
 /**
  * `now() + <seconds>` (the database's clock): make_interval(years, months, weeks, days, hours, mins, secs),

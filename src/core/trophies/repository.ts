@@ -5,7 +5,8 @@ import { jsonBuildObject } from 'kysely/helpers/postgres';
 import { expressionBuilder, sql, type Expression, type Kysely } from 'kysely';
 import { settledHorizon, xid8 } from '../changes/repository.ts';
 import type { ChangeResource } from '../changes/resources.ts';
-import { db, type Tables } from '../db/entities.ts';
+import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 import { minutesWatched } from '../library/history-repository.ts';
 import { jsonb } from '../db/json.ts';
 

@@ -2,7 +2,8 @@
 // the page-envelope reads with ratings:read.
 import { z } from 'zod';
 import { entryId, favouritesQuery, rateInput, ratingsQuery, statusesQuery, statusInput, titleInput, titlePath, titleType } from '../../core/library/inputs.ts';
-import { KINDS, libraryItem, libraryPage, type LibraryList, type PageFilters } from '../../core/library/library-items.ts';
+import type { LibraryList, PageFilters } from '../../core/library/items-repository.ts';
+import { KINDS, libraryItem, libraryPage } from '../../core/library/library-items.ts';
 import { chooseStatus, markFavourite, rate, unrate } from '../../core/library/ratings-actions.ts';
 import { platformProcedure, router, type Context } from '../trpc.ts';
 

@@ -1,6 +1,6 @@
 // The demo import's record of its steps (table demo_import_step; demo-state.ts says what they mean).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../../db/entities.ts';
+import { db } from '../../db/query-builder.ts';
 
 /** The steps recorded so far ('started' and each finished step's name). */
 export async function recordedDemoSteps(em: EntityManager): Promise<Set<string>> {

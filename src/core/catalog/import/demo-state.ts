@@ -10,7 +10,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { catalogSize } from '../service.ts';
 import { recordedDemoSteps } from './demo-repository.ts';
-import type { SourceName } from './index.ts';
+import type { SourceName } from './source-names.ts';
 
 /** The demo's sources, in order: movies first, so the anime data marks them. */
 export const DEMO_SOURCES = ['movies', 'anime', 'synthetic'] as const satisfies readonly SourceName[];

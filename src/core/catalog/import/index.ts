@@ -1,16 +1,14 @@
-// Catalog sources by the names operators use (CLI `catalog import movies anime ...`), and the demo set.
+// The catalog sources, made by their names (source-names.ts), and the demo set.
 import { AnimeDataSource, type AnimeDataOptions } from './anime-data.ts';
 import { MovieDbApiSource, type MovieDbApiOptions } from './movie-db-api.ts';
 import { MoviesDatasetSource, type MoviesDatasetOptions } from './movies-dataset.ts';
 import { SyntheticTvSource, type SyntheticTvOptions } from './synthetic-tv.ts';
 import type { CatalogSource } from './types.ts';
 import { DEMO_SOURCES, type DemoSource } from './demo-state.ts';
+import { SOURCE_NAMES } from './source-names.ts';
 
 export { importCatalog } from './importer.ts';
 export type { CatalogSource } from './types.ts';
-
-export const SOURCE_NAMES = ['movies', 'anime', 'synthetic', 'movie-db-api'] as const;
-export type SourceName = (typeof SOURCE_NAMES)[number];
 
 export type SourceOptions = {
   movies?: MoviesDatasetOptions;
@@ -19,10 +17,6 @@ export type SourceOptions = {
   /** Required for 'movie-db-api' (it needs at least the API key and the ids). */
   movieDbApi?: MovieDbApiOptions;
 };
-
-export function isSourceName(name: string): name is SourceName {
-  return (SOURCE_NAMES as readonly string[]).includes(name);
-}
 
 export function sourcesFor(names: string[], opts: SourceOptions = {}): CatalogSource[] {
   return names.map((name) => {

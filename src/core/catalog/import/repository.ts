@@ -7,7 +7,8 @@
 // know are kept, for the same reason.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type OnConflictTables, type OnConflictUpdateDatabase } from 'kysely';
-import { db, type Tables } from '../../db/entities.ts';
+import { db } from '../../db/query-builder.ts';
+import type { Tables } from '../../schema/index.ts';
 import { recordset } from '../../db/recordset.ts';
 import type { EpisodeRow, PatchRow, SeasonRow, TitleRow } from './normalize.ts';
 

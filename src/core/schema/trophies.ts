@@ -1,5 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
+// The tables of trophies: the ones each user earned, and where the award job stands in the change log.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 export const UserTrophy = defineEntity({
   name: 'UserTrophy',
@@ -12,8 +13,6 @@ export const UserTrophy = defineEntity({
     earnedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IUserTrophy = InferEntity<typeof UserTrophy>;
 
 export const TrophyCursor = defineEntity({
   name: 'TrophyCursor',
@@ -28,5 +27,3 @@ export const TrophyCursor = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type ITrophyCursor = InferEntity<typeof TrophyCursor>;

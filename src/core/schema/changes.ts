@@ -1,7 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-
-export type TChangeLogOp = 'upsert' | 'delete';
+// The change log: every write to a user's synced resources, read by the change feed.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 export const ChangeLog = defineEntity({
   name: 'ChangeLog',
@@ -35,5 +34,3 @@ export const ChangeLog = defineEntity({
     changedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IChangeLog = InferEntity<typeof ChangeLog>;

@@ -1,6 +1,28 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import type { Scope } from './scopes.ts';
+// The tables of OAuth apps: the registered apps and the grants users gave them.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+
+/**
+ * An OAuth scope an app may be allowed (app.allowed_scopes). The platform's 16 scopes; apps/scopes.ts
+ * lists them in the order the platform OpenAPI document shows them, with their descriptions.
+ */
+export type Scope =
+  | 'profile:read'
+  | 'history:read'
+  | 'history:write'
+  | 'lists:read'
+  | 'lists:write'
+  | 'ratings:read'
+  | 'ratings:write'
+  | 'collection:read'
+  | 'collection:write'
+  | 'notifications:read'
+  | 'notifications:write'
+  | 'trophies:read'
+  | 'profile:write'
+  | 'playback:read'
+  | 'playback:write'
+  | 'events:read';
 
 export const App = defineEntity({
   name: 'App',
@@ -39,8 +61,6 @@ export const App = defineEntity({
   },
 });
 
-export type IApp = InferEntity<typeof App>;
-
 export const AppGrant = defineEntity({
   name: 'AppGrant',
   indexes: [{ name: 'app_grant_user', properties: ['user', 'client'] }],
@@ -59,5 +79,3 @@ export const AppGrant = defineEntity({
     lastUsedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IAppGrant = InferEntity<typeof AppGrant>;

@@ -1,8 +1,7 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import { Title } from '../catalog/entities.ts';
-
-export type TCollectionItemFormat = 'dvd' | 'bluray' | 'uhd_bluray' | 'digital' | 'vhs' | 'hd_dvd' | 'laserdisc';
+// The table of users' collections: the copies of titles they own, by format.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+import { Title } from './catalog.ts';
 
 export const CollectionItem = defineEntity({
   name: 'CollectionItem',
@@ -36,5 +35,3 @@ export const CollectionItem = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type ICollectionItem = InferEntity<typeof CollectionItem>;

@@ -1,10 +1,27 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import { Episode } from '../catalog/entities.ts';
-import { Title } from '../catalog/entities.ts';
-import type { PlaybackResponse } from './schemas.ts';
+// The tables of playback: the sessions in progress, the receipts of events, Continue Watching.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+import { Episode, Title } from './catalog.ts';
 
-export type TPlaybackSessionState = 'playing' | 'paused' | 'stopped' | 'watched';
+/**
+ * The answer to an accepted playback event, kept as its receipt (playback_event_receipt.response) so a
+ * repeat of the event answers it again. The wire schema (playback/schemas.ts) describes the same shape.
+ */
+export type PlaybackResponse = {
+  ok: boolean;
+  media_type: 'movie' | 'episode';
+  movie_db_id: number | null;
+  tv_db_id: number | null;
+  film_db_id: string | null;
+  punchplay_id: string | null;
+  deduped: boolean;
+  ignored: 'stale_event' | 'dismissed' | 'already_scrobbled' | 'no_progress' | 'no_change' | null;
+  season: number | null;
+  episode: number | null;
+  episode_end: number | null;
+  absolute_episode: number | null;
+  anime: boolean;
+};
 
 export const PlaybackSession = defineEntity({
   name: 'PlaybackSession',
@@ -28,8 +45,6 @@ export const PlaybackSession = defineEntity({
   },
 });
 
-export type IPlaybackSession = InferEntity<typeof PlaybackSession>;
-
 export const PlaybackEventReceipt = defineEntity({
   name: 'PlaybackEventReceipt',
   primaryKeys: ['user', 'eventId'],
@@ -43,8 +58,6 @@ export const PlaybackEventReceipt = defineEntity({
     receivedAt: p.datetime().defaultRaw(`now()`).index('playback_event_receipt_received'),
   },
 });
-
-export type IPlaybackEventReceipt = InferEntity<typeof PlaybackEventReceipt>;
 
 export const ContinueWatching = defineEntity({
   name: 'ContinueWatching',
@@ -97,5 +110,3 @@ export const ContinueWatching = defineEntity({
     removedAt: p.datetime().nullable(),
   },
 });
-
-export type IContinueWatching = InferEntity<typeof ContinueWatching>;

@@ -1,4 +1,5 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+// The tables of the OAuth server: its artifacts (tokens, codes, sessions...) and its signing keys.
+import { defineEntity, p } from '@mikro-orm/core';
 
 /**
  * An artifact's payload: oidc-provider's (AdapterPayload without its secrets), or a device poll's times
@@ -63,8 +64,6 @@ export const OauthArtifact = defineEntity({
   },
 });
 
-export type IOauthArtifact = InferEntity<typeof OauthArtifact>;
-
 export const OauthKey = defineEntity({
   name: 'OauthKey',
   properties: {
@@ -76,5 +75,3 @@ export const OauthKey = defineEntity({
     createdAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IOauthKey = InferEntity<typeof OauthKey>;

@@ -1,4 +1,5 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
+// The community statistics, one row per day.
+import { defineEntity, p } from '@mikro-orm/core';
 
 export const CommunityDailyStats = defineEntity({
   name: 'CommunityDailyStats',
@@ -29,5 +30,3 @@ export const CommunityDailyStats = defineEntity({
     computedAt: p.datetime(),
   },
 });
-
-export type ICommunityDailyStats = InferEntity<typeof CommunityDailyStats>;

@@ -1,11 +1,10 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import { Title } from '../catalog/entities.ts';
-import type { ListPreviewPoster } from './for-title.ts';
+// The tables of lists: the lists, their items, likes and collaborators.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+import { Title } from './catalog.ts';
 
-export type TListKind = 'plain' | 'dynamic' | 'external';
-
-export type TListSyncState = 'pending' | 'syncing' | 'synced' | 'failed';
+/** One of the posters a list shows (list.preview_posters, written by the migration's list_preview_posters()). */
+export type ListPreviewPoster = { posterPath: string; movieDbId: number; type: 'movie' | 'show' };
 
 export const List = defineEntity({
   name: 'List',
@@ -89,8 +88,6 @@ export const List = defineEntity({
   },
 });
 
-export type IList = InferEntity<typeof List>;
-
 export const ListItem = defineEntity({
   name: 'ListItem',
   indexes: [
@@ -115,8 +112,6 @@ export const ListItem = defineEntity({
   },
 });
 
-export type IListItem = InferEntity<typeof ListItem>;
-
 export const ListLike = defineEntity({
   name: 'ListLike',
   primaryKeys: ['list', 'user'],
@@ -127,8 +122,6 @@ export const ListLike = defineEntity({
     likedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IListLike = InferEntity<typeof ListLike>;
 
 export const ListMember = defineEntity({
   name: 'ListMember',
@@ -143,5 +136,3 @@ export const ListMember = defineEntity({
     acceptedAt: p.datetime().nullable(),
   },
 });
-
-export type IListMember = InferEntity<typeof ListMember>;

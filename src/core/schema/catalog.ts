@@ -1,8 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-
-export type TTitleType = 'movie' | 'show';
-
-export type TTitleCategory = 'movie' | 'show' | 'anime';
+// The tables of the catalog: titles, their seasons and episodes, the trending and recommendation
+// rollups computed from it, and the demo import's progress.
+import { defineEntity, p } from '@mikro-orm/core';
 
 export const Title = defineEntity({
   name: 'Title',
@@ -118,8 +116,6 @@ export const Title = defineEntity({
   },
 });
 
-export type ITitle = InferEntity<typeof Title>;
-
 export const Season = defineEntity({
   name: 'Season',
   uniques: [
@@ -143,8 +139,6 @@ export const Season = defineEntity({
     posterPath: p.text().default(''),
   },
 });
-
-export type ISeason = InferEntity<typeof Season>;
 
 export const Episode = defineEntity({
   name: 'Episode',
@@ -180,8 +174,6 @@ export const Episode = defineEntity({
   },
 });
 
-export type IEpisode = InferEntity<typeof Episode>;
-
 export const TitleTrending = defineEntity({
   name: 'TitleTrending',
   properties: {
@@ -195,10 +187,8 @@ export const TitleTrending = defineEntity({
   },
 });
 
-export type ITitleTrending = InferEntity<typeof TitleTrending>;
-
 /**
- * Each title's recommendations, best first (recommendations.ts computes them from the whole catalog):
+ * Each title's recommendations, best first (catalog/recommendations.ts computes them from the whole catalog):
  * the title detail reads one row by its key instead of ranking the catalog per request. A title without
  * a row has not been computed yet; a title with no genre has an empty list.
  */
@@ -213,10 +203,8 @@ export const TitleRecommendation = defineEntity({
   },
 });
 
-export type ITitleRecommendation = InferEntity<typeof TitleRecommendation>;
-
 /**
- * The demo catalog import's progress (import/demo-state.ts): 'started' before its first write, then each
+ * The demo catalog import's progress (catalog/import/demo-state.ts): 'started' before its first write, then each
  * step's name once that step has committed. A start that finds 'started' without every step finishes
  * the import; a start that finds them all does nothing.
  */
@@ -228,5 +216,3 @@ export const DemoImportStep = defineEntity({
     recordedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IDemoImportStep = InferEntity<typeof DemoImportStep>;

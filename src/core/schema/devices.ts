@@ -1,12 +1,7 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import { App } from '../apps/entities.ts';
-
-export type TPushDevicePlatform = 'ios' | 'android';
-
-export type TPushDeviceProvider = 'apns' | 'fcm' | 'expo';
-
-export type TPushDeviceEnvironment = 'development' | 'production';
+// The table of push devices: where an app delivers a user's notifications.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+import { App } from './apps.ts';
 
 export const PushDevice = defineEntity({
   name: 'PushDevice',
@@ -50,5 +45,3 @@ export const PushDevice = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IPushDevice = InferEntity<typeof PushDevice>;

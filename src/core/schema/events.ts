@@ -1,5 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
+// The tables of live events: the stream of a user's events, and the one-time tickets that open it.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 export const StreamEvent = defineEntity({
   name: 'StreamEvent',
@@ -16,8 +17,6 @@ export const StreamEvent = defineEntity({
     createdAt: p.datetime().defaultRaw(`now()`).index('stream_event_created'),
   },
 });
-
-export type IStreamEvent = InferEntity<typeof StreamEvent>;
 
 export const StreamTicket = defineEntity({
   name: 'StreamTicket',
@@ -42,5 +41,3 @@ export const StreamTicket = defineEntity({
     usedAt: p.datetime().nullable(),
   },
 });
-
-export type IStreamTicket = InferEntity<typeof StreamTicket>;

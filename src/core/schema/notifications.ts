@@ -1,7 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-
-export type TNotificationKind = 'list_invitation' | 'list_liked' | 'new_episode' | 'trophy_earned';
+// The tables of notifications: the inbox, and each user's choices by kind.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 export const Notification = defineEntity({
   name: 'Notification',
@@ -44,10 +43,6 @@ export const Notification = defineEntity({
   },
 });
 
-export type INotification = InferEntity<typeof Notification>;
-
-export type TNotificationPreferenceKind = 'list_invitation' | 'list_liked' | 'new_episode' | 'trophy_earned';
-
 export const NotificationPreference = defineEntity({
   name: 'NotificationPreference',
   primaryKeys: ['user', 'kind'],
@@ -61,5 +56,3 @@ export const NotificationPreference = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type INotificationPreference = InferEntity<typeof NotificationPreference>;

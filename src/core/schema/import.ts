@@ -1,10 +1,9 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-
-export type TImportRunStatus = 'receiving' | 'queued' | 'running' | 'done' | 'failed';
+// The tables of imports of users' files: the runs, the stored file, the rows that did not go in.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 /**
- * One import of one uploaded file (run.ts says how a run moves between its states). The file itself
+ * One import of one uploaded file (import/run.ts says how a run moves between its states). The file itself
  * lives in import_chunk until the run ends; the rows that did not go in, in import_row.
  */
 export const ImportRun = defineEntity({
@@ -45,9 +44,7 @@ export const ImportRun = defineEntity({
   },
 });
 
-export type IImportRun = InferEntity<typeof ImportRun>;
-
-/** The uploaded file of a run, in order, a chunk of up to CHUNK_BYTES (file-store.ts) per row. */
+/** The uploaded file of a run, in order, a chunk of up to CHUNK_BYTES (import/file-store.ts) per row. */
 export const ImportChunk = defineEntity({
   name: 'ImportChunk',
   primaryKeys: ['run', 'seq'],
@@ -57,10 +54,6 @@ export const ImportChunk = defineEntity({
     data: p.blob(),
   },
 });
-
-export type IImportChunk = InferEntity<typeof ImportChunk>;
-
-export type TImportRowOutcome = 'unmatched' | 'invalid';
 
 /** A row of the file that did not go in: unmatched (kept for the download) or invalid (with why). */
 export const ImportRow = defineEntity({
@@ -77,5 +70,3 @@ export const ImportRow = defineEntity({
     error: p.text().nullable(),
   },
 });
-
-export type IImportRow = InferEntity<typeof ImportRow>;

@@ -1,9 +1,7 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
-import { Episode } from '../catalog/entities.ts';
-import { Title } from '../catalog/entities.ts';
-
-export type TWatchHistorySource = 'api' | 'sync' | 'playback';
+// The tables of users' libraries: watch history, ratings, and each title's favourite and show status.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
+import { Episode, Title } from './catalog.ts';
 
 export const WatchHistory = defineEntity({
   name: 'WatchHistory',
@@ -56,10 +54,6 @@ export const WatchHistory = defineEntity({
   },
 });
 
-export type IWatchHistory = InferEntity<typeof WatchHistory>;
-
-export type TUserRatingScope = 'title' | 'series' | 'season' | 'episode';
-
 export const UserRating = defineEntity({
   name: 'UserRating',
   indexes: [
@@ -109,12 +103,6 @@ export const UserRating = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IUserRating = InferEntity<typeof UserRating>;
-
-export type TUserTitleStateShowStatus = 'planned' | 'watching' | 'paused' | 'completed' | 'dropped';
-
-export type TUserTitleStateShowStatusSetBy = 'user' | 'auto';
 
 export const UserTitleState = defineEntity({
   name: 'UserTitleState',
@@ -174,5 +162,3 @@ export const UserTitleState = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IUserTitleState = InferEntity<typeof UserTitleState>;

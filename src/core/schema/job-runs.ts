@@ -1,6 +1,5 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-
-export type TJobRunOutcome = 'ok' | 'failed';
+// The log of background job runs.
+import { defineEntity, p } from '@mikro-orm/core';
 
 export const JobRun = defineEntity({
   name: 'JobRun',
@@ -35,5 +34,3 @@ export const JobRun = defineEntity({
     error: p.text().nullable(),
   },
 });
-
-export type IJobRun = InferEntity<typeof JobRun>;

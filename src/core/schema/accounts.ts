@@ -1,6 +1,5 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-
-export type TAppUserProfilePrivacy = 'public' | 'private';
+// The tables of user accounts: the users (app_user) and their website sign-in sessions.
+import { defineEntity, p } from '@mikro-orm/core';
 
 export const AppUser = defineEntity({
   name: 'AppUser',
@@ -35,8 +34,6 @@ export const AppUser = defineEntity({
   },
 });
 
-export type IAppUser = InferEntity<typeof AppUser>;
-
 export const AccountSession = defineEntity({
   name: 'AccountSession',
   properties: {
@@ -49,5 +46,3 @@ export const AccountSession = defineEntity({
     expiresAt: p.datetime().index('account_session_expires'),
   },
 });
-
-export type IAccountSession = InferEntity<typeof AccountSession>;

@@ -1,5 +1,6 @@
-import { type InferEntity, defineEntity, p } from '@mikro-orm/core';
-import { AppUser } from '../accounts/entities.ts';
+// The table of users' app preferences.
+import { defineEntity, p } from '@mikro-orm/core';
+import { AppUser } from './accounts.ts';
 
 export const UserPreferences = defineEntity({
   name: 'UserPreferences',
@@ -33,5 +34,3 @@ export const UserPreferences = defineEntity({
     updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });
-
-export type IUserPreferences = InferEntity<typeof UserPreferences>;
