@@ -24,7 +24,7 @@ export async function makeApp(app: TestApp, opts: { name?: string; confidential?
 }
 
 export function postJson(url: string, body: unknown): Promise<Answer> {
-  return call(url, '', { method: 'POST', body });
+  return call(url, '', { method: 'POST', body: JSON.stringify(body) });
 }
 
 export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
