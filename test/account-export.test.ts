@@ -25,7 +25,7 @@ beforeAll(async () => {
   alice = await exporter(app, 'alice_page_export');
   await seedLibrary(app, alice);
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -62,7 +62,7 @@ describe('/account/export', () => {
     const api = exportDocument.parse((await exportOf(app, alice.token)).body);
     expect({ ...doc, exported_at: api.exported_at }).toEqual(api);
     await context.close();
-  }, 120_000);
+  });
 
   it('needs the session\'s CSRF token; counts downloads in a bucket of 10 an hour per user', async () => {
     const m = await exporter(app, 'carol_page_export');

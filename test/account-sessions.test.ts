@@ -17,7 +17,7 @@ beforeAll(async () => {
   await makeUser(app, 'leaver');
   await makeUser(app, 'shared_pc');
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -84,5 +84,5 @@ describe('/account sign-out', () => {
     } finally {
       await context.close();
     }
-  }, 90_000);
+  });
 });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   listId = (await ok(call(bob, 'POST', '/lists', { name: 'Shared', isPublic: true }))).id as number;
   await ok(call(bob, 'POST', `/lists/${listId}/collaborators`, { username: alice.username }));
   await ok(call(alice, 'POST', `/lists/${listId}/collaborators/accept`));
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('an avatar URL set over REST', () => {

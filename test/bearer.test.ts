@@ -11,7 +11,7 @@ import { member, platform } from './helpers/seed.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 const me = (token: string) => platform(app, token, 'GET', '/me');

@@ -47,7 +47,7 @@ beforeAll(async () => {
      from episode e join title t on t.id = e.title_id where t.type = 'show' and e.season_number = 1 and e.episode_number = 1`,
   );
   firstEpisodes = new Map(rows.map((r) => [r.movie_db_id, r]));
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const get = (token: string | null, query: string) => platform(app, token, 'GET', `/calendar${query}`);

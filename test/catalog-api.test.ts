@@ -2,21 +2,19 @@
 // typo tolerance, every filter of search, discover and trending, and 400 {message} for bad parameters.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { importDemo } from './helpers/catalog.ts';
+import { importDemo, IMPORT_DEADLINE_MS } from './helpers/catalog.ts';
+import { call } from './helpers/http.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
   await importDemo(app);
-}, 300_000);
+}, IMPORT_DEADLINE_MS);
 afterAll(() => app?.stop());
 
 type Item = Record<string, unknown>;
 
-async function get(path: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const res = await fetch(`${app.url}/api/public/v1${path}`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
-}
+const get = (path: string) => call(app, `/api/public/v1${path}`);
 
 async function items(path: string): Promise<Item[]> {
   const r = await get(path);

@@ -18,6 +18,7 @@ import { posterColor, relativeLuminance } from '../src/core/catalog/import/poste
 import { SYNTHETIC_START_ID, syntheticShows, SyntheticTvSource } from '../src/core/catalog/import/synthetic-tv.ts';
 import type { CatalogSource, ImportPatch, ImportTitle } from '../src/core/catalog/import/types.ts';
 import type { Database } from '../src/core/db/orm.ts';
+import { IMPORT_DEADLINE_MS } from './helpers/catalog.ts';
 import { migratedDatabase } from './helpers/db.ts';
 
 const FIXTURE = path.join(path.dirname(fileURLToPath(import.meta.url)), 'fixtures', 'movies_metadata.sample.csv');
@@ -428,5 +429,5 @@ describe.skipIf(!dataInstalled)('the full movie dataset and anime data', () => {
     expect(counts?.titles).toBeGreaterThan(40_000);
     const [spirited] = await em.execute(`select name, category, is_anime, anime_db_id from title where type = 'movie' and movie_db_id = 129`);
     expect(spirited).toEqual({ name: 'Spirited Away', category: 'anime', is_anime: true, anime_db_id: 199 });
-  }, 120_000);
+  }, IMPORT_DEADLINE_MS);
 });

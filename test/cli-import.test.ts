@@ -25,7 +25,7 @@ beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '0' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
   await makeUser(app, 'lou_cli');
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
   fs.rmSync(scratch, { recursive: true, force: true });

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 2 });
   alice = await member(app, 'alice', RW);
   bob = await member(app, 'bob', RW);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 const add = (m: Member, body: unknown) => platform(app, m.token, 'POST', '/me/collection', body);
@@ -229,7 +229,7 @@ describe('GET /me/collection', () => {
     });
     allIds = new Set(rows.map((r) => Number(r.id)));
     animeIds = new Set(rows.filter((r) => r.is_anime).map((r) => Number(r.id)));
-  }, 60_000);
+  });
 
   async function walk(qs: string): Promise<number[]> {
     const ids: number[] = [];

@@ -9,6 +9,7 @@ import { query } from '../src/core/db/sql.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches } from '../src/core/library/history-write.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import * as http from './helpers/http.ts';
 import { makeUser } from './helpers/oauth.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 
@@ -20,10 +21,7 @@ const SCOPES = ['profile:write', 'lists:read', 'lists:write'];
 const OVERVIEW_KEYS = ['activeUsers', 'daily', 'generatedAt', 'mostWatchedThisWeek', 'topLists', 'watchesThisWeek'];
 const LIST_KEYS = ['description', 'externalSource', 'id', 'isCollaborative', 'isDynamicList', 'isPublic', 'isWatchlist', 'itemCount', 'likeCount', 'name', 'ownerUsername', 'previewPosters'];
 
-async function overview(target = app) {
-  const res = await fetch(`${target.url}/api/public/v1/community/overview`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
-}
+const overview = (target = app) => http.call(target, '/api/public/v1/community/overview');
 
 async function logWatch(target: TestApp, userId: string, type: 'movie' | 'show', movieDbId: number, at: Date, season?: number, episode?: number) {
   const em = target.db.orm.em.fork();
@@ -41,7 +39,7 @@ beforeAll(async () => {
   // Caching off: each answer is computed from the data as it is now.
   app = await startTestApp({ RATE_LIMITS: 'on', CATALOG_CACHE_SECONDS: '0' });
   await seedCatalog(app, { shows: 1 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('an empty community', () => {
@@ -87,7 +85,7 @@ describe('figures from real history and likes', () => {
     for (const m of [u1!, u2!, u3!]) await like(m, lists.hiddenOwner!);
     // Liked while public; once the profile is private, nobody else can reach the list (404), and its likes stay.
     expect((await call(hidden!, 'PATCH', '/me/profile', { privacy: 'private' })).status).toBe(200);
-  }, 60_000);
+  });
 
   it('counts active users over 7 and 30 days and this week\'s watches', async () => {
     const { body } = await overview();
@@ -162,7 +160,7 @@ describe('the cache', () => {
   beforeAll(async () => {
     cached = await startTestApp();
     await seedCatalog(cached, { shows: 1 });
-  }, 60_000);
+  });
   afterAll(() => cached?.stop());
 
   it('keeps an answer for CATALOG_CACHE_SECONDS and says when it was computed', async () => {

@@ -9,6 +9,7 @@ import type { AppRouter } from '../src/rpc/app-router.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { approveDevice, getMe, makeApp, makeUser, PASSWORD, postJson } from './helpers/oauth.ts';
+import { platform } from './helpers/seed.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -25,10 +26,7 @@ async function deviceTokens(opts: { official?: boolean; scopes?: string[] } = {}
   return { clientId: created.client_id, access: String(token.body.access_token), refresh: String(token.body.refresh_token) };
 }
 
-async function call(method: string, path: string, token: string) {
-  const res = await fetch(`${app.url}/api/platform/v1${path}`, { method, headers: { authorization: `Bearer ${token}` } });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const call = (method: string, path: string, token: string) => platform(app, token, method, path);
 
 let tv: Tokens;
 let phone: Tokens;
@@ -45,7 +43,7 @@ beforeAll(async () => {
   // Distinct names, so the page's Revoke buttons are told apart.
   await query(app.db.orm.em.fork(), { text: `update app set name = 'Tracker (official)' where client_id = $1`, params: [official.clientId] });
   await query(app.db.orm.em.fork(), { text: `update app set name = 'Phone' where client_id = $1`, params: [phone.clientId] });
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -114,7 +112,7 @@ describe('connected apps page', () => {
     const refresh = await postJson(`${app.url}/api/platform/v1/auth/refresh`, { client_id: tv.clientId, refresh_token: tv.refresh });
     expect(refresh.body.error).toBe('invalid_grant');
     expect((await getMe(app, official.access)).status).toBe(200);
-  }, 60_000);
+  });
 
   it('refuses a revoke without the form token', async () => {
     const res = await fetch(`${app.url}/account/connected-apps/${official.clientId}/revoke`, { method: 'POST', redirect: 'manual' });

@@ -7,9 +7,9 @@ import net from 'node:net';
 import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { waitFor } from './helpers/child-server.ts';
 import { memoryLog } from './helpers/memory-log.ts';
 import { scrapeMetrics, seriesValue } from './helpers/metrics.ts';
+import { until } from './helpers/wait.ts';
 
 /** A genuine operator setting (README), shortened from its 15 s default to keep the file short. */
 const HEADERS_TIMEOUT_MS = 4_000;
@@ -76,9 +76,9 @@ describe('slow request headers', () => {
   it('cuts a client sending one header line every 2 s at the headers timeout, with 408 request_timeout in the envelope', async () => {
     const slow = await trickleHeaders(app.url, 2_000);
     clients.push(slow.socket);
-    await waitFor('the server to accept the slow connection', () => sides.has(slow.socket.localPort!), SLACK_MS);
+    await until('the server to accept the slow connection', () => sides.has(slow.socket.localPort!), SLACK_MS);
     const side = sides.get(slow.socket.localPort!)!;
-    await waitFor('the server to close the slow connection', () => side.closedAt !== undefined, HEADERS_TIMEOUT_MS + CHECK_MS + SLACK_MS);
+    await until('the server to close the slow connection', () => side.closedAt !== undefined, HEADERS_TIMEOUT_MS + CHECK_MS + SLACK_MS);
     // Trickling never reset the deadline: lines kept coming, and the cut came only after the timeout.
     expect(slow.linesSent()).toBeGreaterThanOrEqual(1);
     expect(side.closedAt! - side.openedAt).toBeGreaterThanOrEqual(HEADERS_TIMEOUT_MS);
@@ -87,17 +87,17 @@ describe('slow request headers', () => {
     expect(head).toContain('\r\nConnection: close');
     expect(JSON.parse(body!)).toEqual({ error: 'request_timeout', message: 'The request was not received in time', request_id: expect.stringMatching(/^req_/) });
     // The client's own side is closed too, by the server: its next line meets a closed connection.
-    await waitFor('the slow client to see its connection closed', () => slow.socket.destroyed, 2 * 2_000 + SLACK_MS);
+    await until('the slow client to see its connection closed', () => slow.socket.destroyed, 2 * 2_000 + SLACK_MS);
   });
 
   it('cuts every one of 300 slow clients, and answers other requests meanwhile', async () => {
     const flood = await Promise.all(Array.from({ length: 300 }, () => trickleHeaders(app.url, 2_000)));
     clients.push(...flood.map((c) => c.socket));
-    await waitFor('the server to accept all 300', () => flood.every((c) => sides.has(c.socket.localPort!)), SLACK_MS);
+    await until('the server to accept all 300', () => flood.every((c) => sides.has(c.socket.localPort!)), SLACK_MS);
     const floodSides = flood.map((c) => sides.get(c.socket.localPort!)!);
     const health = await fetch(`${app.url}/healthz`);
     expect(health.status).toBe(200);
-    await waitFor(
+    await until(
       'the server to close all 300 slow connections',
       () => floodSides.every((s) => s.closedAt !== undefined),
       HEADERS_TIMEOUT_MS + CHECK_MS + SLACK_MS,
@@ -143,14 +143,14 @@ describe('the connection cap', () => {
   it(`closes connections beyond ${CAP} at once, counts and logs them, and serves again once the flood ends`, async () => {
     const refusedBefore = seriesValue(await scrapeMetrics(app.url, METRICS_TOKEN), 'http_connections_refused_total');
     // fetch keeps the scrape's connection alive: the server closes it after keepAliveTimeout (5 s).
-    await waitFor('no connection left open', async () => (await openConnections()) === 0, 10_000);
+    await until('no connection left open', async () => (await openConnections()) === 0, 10_000);
 
     const holders = await Promise.all(Array.from({ length: CAP }, () => idle()));
-    await waitFor(`the server to hold ${CAP} connections`, async () => (await openConnections()) === CAP, 10_000);
+    await until(`the server to hold ${CAP} connections`, async () => (await openConnections()) === CAP, 10_000);
 
     const startedAt = Date.now();
     const beyond = await Promise.all(Array.from({ length: 30 }, () => idle()));
-    await waitFor('the 30 connections beyond the cap to be closed', () => beyond.every((c) => c.closedAt() !== undefined), SLACK_MS);
+    await until('the 30 connections beyond the cap to be closed', () => beyond.every((c) => c.closedAt() !== undefined), SLACK_MS);
     // Closed by the cap, not by a timeout (30 s here), before a byte was exchanged; the server never saw them.
     for (const c of beyond) expect(c.received()).toBe(0);
     expect(Math.max(...beyond.map((c) => c.closedAt()! - startedAt))).toBeLessThan(SLACK_MS);
@@ -167,7 +167,7 @@ describe('the connection cap', () => {
 
     // The flood ends: the service answers again, and the refusals were counted.
     closeAll(holders.map((c) => c.socket));
-    await waitFor('the held connections to close', async () => (await openConnections()) === 0, 10_000);
+    await until('the held connections to close', async () => (await openConnections()) === 0, 10_000);
     const health = await fetch(`${app.url}/healthz`);
     expect(health.status).toBe(200);
     const catalog = await fetch(`${app.url}/api/public/v1/catalog/search?q=spirited`);

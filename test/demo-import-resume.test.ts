@@ -13,16 +13,12 @@ import { openDatabase, type Database } from '../src/core/db/orm.ts';
 import { createDemoAccount } from '../src/demo.ts';
 import { spawnChild, startChild, waitForLog, type ChildServer, type LogLine } from './helpers/child-server.ts';
 import { freePort } from './helpers/app.ts';
+import { IMPORT_DEADLINE_MS } from './helpers/catalog.ts';
 import { freshDatabase, servicesMode, type TestDatabase } from './helpers/db.ts';
 
 const IMPORTING = 'importing demo catalog';
 const FINISHING = 'finishing an interrupted demo catalog import';
 const FINISHED = 'interrupted demo catalog import finished';
-/**
- * A deadline, not a measure: the import takes about 30 s on an idle 2-core machine, and has taken over
- * 300 s on one shared with other test runs.
- */
-const IMPORT_DEADLINE_MS = 600_000;
 const ALL_STEPS = ['started', 'movies', 'anime', 'synthetic', 'recommendations', 'vacuum'];
 /** Reverts the migration that added the record of the import's steps: the database as the code before it left it. */
 async function revertStepsMigration(db: Database): Promise<string> {

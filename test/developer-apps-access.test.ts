@@ -54,7 +54,7 @@ let eve: Session;
 beforeAll(async () => {
   app = await startTestApp();
   [dora, eve] = [await session(app, 'dora'), await session(app, 'eve')];
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('CSRF and sessions', () => {
@@ -166,7 +166,7 @@ describe('the registration form', () => {
     const list = await (await get(frank, '/account/apps')).text();
     expect(list).not.toContain('One too many');
     expect(list).not.toContain('href="/account/apps/new"');
-  }, 60_000);
+  });
 
   it('refuses to rotate a public app (400)', async () => {
     const id = await registered(dora);
@@ -189,7 +189,7 @@ describe('APP_REGISTRATION=closed', () => {
   beforeAll(async () => {
     closed = await startTestApp({ APP_REGISTRATION: 'closed' });
     s = await session(closed, 'dora');
-  }, 60_000);
+  });
   afterAll(() => closed?.stop());
 
   it('hides the link on /account and answers 404 to every page and action', async () => {

@@ -20,7 +20,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await Promise.all(['dora', 'lena_390', 'lena_1280'].map((u) => makeUser(app, u)));
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -90,7 +90,7 @@ describe('registering and managing an app in the browser', () => {
     access = tokens.access_token;
     refresh = tokens.refresh_token!;
     expect((await getMe(app, access)).status).toBe(200);
-  }, 90_000);
+  });
 
   it('is never official: its tokens get first_party_only where official apps are needed', async () => {
     const body = { token: 'f'.repeat(64), platform: 'ios', provider: 'apns', environment: 'production', deviceId: 'dora-phone', deviceName: 'Dora' };
@@ -128,7 +128,7 @@ describe('registering and managing an app in the browser', () => {
     refresh = renewed.refresh_token!;
     expect((await getMe(app, access)).status).toBe(200);
     code = { ...code, secret: fresh, config };
-  }, 60_000);
+  });
 
   it('deactivates: its tokens stop working and it gets no new ones; activating lets it ask again', async () => {
     await page.goto(`${app.url}/account/apps/${code.clientId}`);
@@ -147,7 +147,7 @@ describe('registering and managing an app in the browser', () => {
     const tokens = await client.authorizationCodeGrant(code.config, approved.callback, { pkceCodeVerifier: approved.verifier, expectedState: approved.state });
     access = tokens.access_token;
     expect((await getMe(app, access)).status).toBe(200);
-  }, 60_000);
+  });
 
   it('deletes after a confirmation: every token ends and the client id is unknown', async () => {
     await page.goto(`${app.url}/account/apps/${code.clientId}`);
@@ -161,7 +161,7 @@ describe('registering and managing an app in the browser', () => {
     const gone = (await client.refreshTokenGrant(code.config, refresh).catch((e: unknown) => e)) as client.ResponseBodyError;
     expect({ status: gone.status, error: gone.error }).toEqual({ status: 400, error: 'unauthorized_client' });
     expect((await page.goto(`${app.url}/account/apps/${code.clientId}`))!.status()).toBe(404);
-  }, 60_000);
+  });
 });
 
 describe.each([390, 1280])('the pages at %i px', (width) => {
@@ -188,5 +188,5 @@ describe.each([390, 1280])('the pages at %i px', (width) => {
     await page.getByRole('heading', { name: `Delete ${name}?` }).waitFor();
     await expectNoSidewaysScroll(page);
     await context.close();
-  }, 60_000);
+  });
 });

@@ -22,7 +22,7 @@ describe.skipIf(servicesMode)('the embedded database socket while the service ru
   beforeAll(async () => {
     app = await startTestApp();
     alice = await member(app, 'socket_alice', ['lists:write', 'lists:read']);
-  }, 120_000);
+  });
   afterAll(() => app?.stop());
 
   const connect = (applicationName?: string) =>
@@ -114,5 +114,5 @@ describe.skipIf(servicesMode)('admin db:serve', () => {
       child.kill('SIGKILL');
       fs.rmSync(dataDir, { recursive: true, force: true });
     }
-  }, 120_000);
+  });
 });

@@ -47,7 +47,7 @@ describe('the embedded database template', () => {
     const initialised = await clusterOf(scratch(), null);
     expect(loaded).toEqual(initialised);
     expect(loaded.databases).toEqual(['postgres', 'template0', 'template1']);
-  }, 120_000);
+  });
 
   it('an existing database is opened as it is, never replaced by the template', async () => {
     const dir = scratch();
@@ -66,7 +66,7 @@ describe('the embedded database template', () => {
       await c2.end();
       await again.close();
     }
-  }, 120_000);
+  });
 
   it('writes a template whole, under its name only once complete', async () => {
     const file = path.join(scratch(), 'cache', 'cluster.tar.gz');
@@ -74,5 +74,5 @@ describe('the embedded database template', () => {
     expect(fs.readdirSync(path.dirname(file))).toEqual(['cluster.tar.gz']);
     // gzip's magic number.
     expect([...fs.readFileSync(file).subarray(0, 2)]).toEqual([0x1f, 0x8b]);
-  }, 120_000);
+  });
 });

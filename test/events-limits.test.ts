@@ -14,7 +14,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ RATE_LIMITS: 'on' });
   await seedCatalog(app, { shows: 1 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** Opens a stream and closes it at once; answers the status (and the error body if any). */

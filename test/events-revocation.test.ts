@@ -14,6 +14,7 @@ import { expectError } from './helpers/envelope.ts';
 import { makeApp, makeUser, PASSWORD, postAccountSignIn, postForm, postJson } from './helpers/oauth.ts';
 import { platform, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { issueRefreshToken, issueToken } from './helpers/tokens.ts';
+import { until } from './helpers/wait.ts';
 
 /** The revocation's answer to the stream's end, at most (a revoked token's stream ends within 2 s;
  * docs/security.md, 'An open event stream ends with its token', says how). */
@@ -25,7 +26,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** An open stream read as raw text: what came so far, and its end (the server closed it). */
@@ -108,16 +109,8 @@ async function nextEvent(target: TestApp, control: string, controlStream: Stream
     progress: 0.1,
   });
   expect(res.status, JSON.stringify(res.body)).toBe(200);
-  await until(() => controlStream.text().includes(`"playback_session_id":"${sessionId}"`), `event ${sessionId} on the control stream`);
+  await until(`event ${sessionId} on the control stream`, () => controlStream.text().includes(`"playback_session_id":"${sessionId}"`));
   return sessionId;
-}
-
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
 }
 
 /** When the stream ended; null when it was still open 10 s on (so a stream that stays open fails the test, not its timeout). */
@@ -143,7 +136,7 @@ describe('a revocation ends the open streams of the token', () => {
     const token = await issueToken(app, { userId: v.user.id, clientId: client.client_id, scope: SCOPES });
     const stream = await openStream(app, { token });
     const seen = await nextEvent(app, v.control, v.controlStream);
-    await until(() => stream.text().includes(seen), 'the event before the revocation');
+    await until('the event before the revocation', () => stream.text().includes(seen));
 
     expect((await postForm(`${app.url}/api/platform/v1/oauth/revoke`, { client_id: client.client_id, token })).status).toBe(200);
     await expectEnded(stream, Date.now(), 'access revoked', v);
@@ -193,7 +186,7 @@ describe('a revocation ends the open streams of the token', () => {
     expect({ code: run.code, stderr: run.stderr }).toEqual({ code: 0, stderr: '' });
     await expectEnded(stream, Date.now(), 'access revoked', v);
     expectError(await reconnect(token), 401, 'invalid_token');
-  }, 30_000);
+  });
 
   it('deleting the app by its owner at /account/apps', async () => {
     const v = await viewer(app, 'rev_owner');
@@ -253,14 +246,14 @@ describe('a password set by the operator', () => {
     const again = await reconnect(token);
     expect(again.status).toBe(200);
     expect(again.text).toContain(': connected\n');
-  }, 30_000);
+  });
 });
 
 describe.skipIf(!servicesMode)('several instances', () => {
   let other: TestApp;
   beforeAll(async () => {
     other = await startTestApp({}, { sameDatabaseAs: app });
-  }, 60_000);
+  });
   afterAll(() => other?.stop());
 
   it('a stream open on one instance ends when the token is revoked through another', async () => {

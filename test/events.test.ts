@@ -10,6 +10,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';
 import { member, platform, seedCatalog, SPIRITED_AWAY, tokenWith, type Member } from './helpers/seed.ts';
+import { until } from './helpers/wait.ts';
 
 const DEFAULT_TIMING = { ...SSE_TIMING };
 const EVENT_NAMES = ['playback.start', 'playback.pause', 'playback.resume', 'playback.progress', 'playback.stop', 'continue_watching.updated', 'continue_watching.removed'];
@@ -22,7 +23,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
   alice = await member(app, 'alice_sse', ['playback:write', 'playback:read', 'events:read']);
-}, 60_000);
+});
 afterEach(() => {
   for (const es of open.splice(0)) es.close();
   Object.assign(SSE_TIMING, DEFAULT_TIMING);
@@ -52,14 +53,6 @@ function connect(target: TestApp, opts: { token?: string; query?: string; before
   return { es, received, opened };
 }
 
-async function until(check: () => boolean, what: string, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!check()) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
-
 let clock = Date.now() - 60 * 60 * 1000;
 let seq = 0;
 const play = (target: TestApp, token: string, action: string, over: Record<string, unknown> = {}) =>
@@ -85,7 +78,7 @@ describe('GET /playback/events', () => {
     await play(app, alice.token, 'start', { progress: 0, playback_session_id: 'order' });
     await play(app, alice.token, 'progress', { progress: 0.2, duration_seconds: 1000, playback_session_id: 'order' });
     await play(app, alice.token, 'pause', { progress: 0.25, playback_session_id: 'order' });
-    await until(() => received.length >= 5, 'five events');
+    await until('five events', () => received.length >= 5);
     expect(received.map((e) => e.name)).toEqual(['playback.start', 'playback.progress', 'continue_watching.updated', 'playback.pause', 'continue_watching.updated']);
     const ids = received.map((e) => Number(e.id));
     expect([...ids].sort((a, b) => a - b)).toEqual(ids);
@@ -117,7 +110,7 @@ describe('GET /playback/events', () => {
     const [entry] = (await platform(app, alice.token, 'GET', '/me/continue-watching')).body.items as Array<{ id: number }>;
     expect((await play(app, alice.token, 'stop', { progress: 0.1, playback_session_id: 'order', event_created_at: 1_000_000_000_000 })).body.ignored).toBe('stale_event');
     expect((await platform(app, alice.token, 'DELETE', `/me/continue-watching/${entry!.id}`)).status).toBe(200);
-    await until(() => received.length >= 1, 'the removal');
+    await until('the removal', () => received.length >= 1);
     expect(received).toEqual([{ id: expect.any(String), name: 'continue_watching.removed', data: { id: entry!.id } }]);
   });
 
@@ -152,18 +145,18 @@ describe('GET /playback/events', () => {
     });
     await opened;
     await play(app, alice.token, 'start', { playback_session_id: 'reconnect' });
-    await until(() => received.length === 1, 'the first event');
-    await until(() => reconnecting, 'the reconnection');
+    await until('the first event', () => received.length === 1);
+    await until('the reconnection', () => reconnecting);
     SSE_TIMING.maxStreamMs = DEFAULT_TIMING.maxStreamMs;
     // Missed while disconnected:
     await play(app, alice.token, 'pause', { playback_session_id: 'reconnect' });
     await play(app, alice.token, 'resume', { playback_session_id: 'reconnect' });
     releaseReconnect();
-    await until(() => received.length === 3, 'the replayed events');
+    await until('the replayed events', () => received.length === 3);
     expect(reconnectedWith).toBe(received[0]!.id);
     // (Toy Story: Spirited Away's entry was dismissed above, and these events are older than that.)
     await play(app, alice.token, 'stop', { playback_session_id: 'reconnect', progress: 0.5, movie_db_id: 862, title: 'Toy Story' });
-    await until(() => received.length === 5, 'live events after the replay');
+    await until('live events after the replay', () => received.length === 5);
     expect(received.map((e) => e.name)).toEqual(['playback.start', 'playback.pause', 'playback.resume', 'playback.stop', 'continue_watching.updated']);
   });
 
@@ -175,7 +168,7 @@ describe('GET /playback/events', () => {
     await query(app.db.orm.em.fork(), { text: `update stream_event set created_at = now() - interval '11 minutes' where id = $1`, params: [rows[0]!.id] });
     const { received, opened } = connect(app, { token: bob.token, beforeFetch: async (_n, headers) => void (headers['Last-Event-ID'] = '0') });
     await opened;
-    await until(() => received.length >= 1, 'the replay');
+    await until('the replay', () => received.length >= 1);
     await new Promise((r) => setTimeout(r, 100));
     expect(received.map((e) => e.name)).toEqual(['playback.pause']);
   });
@@ -187,19 +180,19 @@ describe('GET /playback/events', () => {
     await Promise.all([mine.opened, theirs.opened]);
     await play(app, alice.token, 'start', { playback_session_id: 'private' });
     await play(app, carol.token, 'start', { playback_session_id: 'private' });
-    await until(() => mine.received.length === 1 && theirs.received.length === 1, 'one event each');
+    await until('one event each', () => mine.received.length === 1 && theirs.received.length === 1);
     expect(mine.received[0]!.data.playback_session_id).toBe('private');
     expect(Number(mine.received[0]!.id)).toBeGreaterThan(Number(theirs.received[0]!.id));
   });
 
   it('a client that goes away leaves no listener behind', async () => {
     const bus = eventBusOf(app.db.orm.em.fork())!;
-    await until(() => bus.listenerCount() === 0, 'earlier streams to close');
+    await until('earlier streams to close', () => bus.listenerCount() === 0);
     const { es, opened } = connect(app, { token: alice.token });
     await opened;
     expect(bus.listenerCount()).toBe(1);
     es.close();
-    await until(() => bus.listenerCount() === 0, 'the listener to go');
+    await until('the listener to go', () => bus.listenerCount() === 0);
   });
 
   it('errors in the envelope: 401 without credentials, 403 without events:read, 400 for bad input', async () => {
@@ -235,7 +228,7 @@ describe('tickets for EventSource clients without headers', () => {
     const { received, opened } = connect(app, { query: `?ticket=${ticket}` });
     await opened;
     await play(app, alice.token, 'start', { playback_session_id: 'ticket' });
-    await until(() => received.length === 1, 'the event');
+    await until('the event', () => received.length === 1);
     expectError(await answer(await raw(`/playback/events?ticket=${ticket}`)), 401, 'invalid_token');
   });
 
@@ -264,7 +257,7 @@ describe.skipIf(!servicesMode || !process.env.REDIS_URL)('two instances on one R
       const { received, opened } = connect(two, { token: alice.token });
       await opened;
       await play(one, alice.token, 'start', { playback_session_id: 'fleet', progress: 0.3, movie_db_id: 862, title: 'Toy Story' });
-      await until(() => received.length === 2, 'the events from the other instance');
+      await until('the events from the other instance', () => received.length === 2);
       expect(received.map((e) => e.name)).toEqual(['playback.start', 'continue_watching.updated']);
     } finally {
       for (const es of open.splice(0)) es.close();

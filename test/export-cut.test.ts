@@ -9,6 +9,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { addSpecial, exporter, exportOf, seedLibrary } from './helpers/export-seed.ts';
 import { seedCatalog, type Member } from './helpers/seed.ts';
+import { until } from './helpers/wait.ts';
 
 let app: TestApp;
 let alice: Member;
@@ -20,20 +21,21 @@ beforeAll(async () => {
   await addSpecial(app);
   alice = await exporter(app, 'alice_cut');
   await seedLibrary(app, alice);
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 /** The backend of the app's pool waiting for a lock (the export's blocked page), once it waits. */
 async function blockedBackend(c: pg.Client, database: string): Promise<number> {
-  for (let i = 0; i < 100; i++) {
+  let pid: number | undefined;
+  await until('an export query waiting for the lock', async () => {
     const { rows } = await c.query<{ pid: number }>(
       `select pid from pg_stat_activity where datname = $1 and wait_event_type = 'Lock' and pid <> pg_backend_pid()`,
       [database],
     );
-    if (rows[0]) return rows[0].pid;
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  throw new Error('no export query waited for the lock');
+    pid = rows[0]?.pid;
+    return pid !== undefined;
+  }, 30_000, 50);
+  return pid!;
 }
 
 /** Reads the body to its end: the text received, and the error that ended it, if one did. */

@@ -34,7 +34,7 @@ beforeAll(async () => {
   original = { text: res.text, doc: exportDocument.parse(res.body) };
   expect(original.doc.history.some((h) => h.title.movie_db_id === CLEARED_SHOW)).toBe(true);
   expect(original.doc.show_statuses.some((s) => s.title.movie_db_id === CLEARED_SHOW)).toBe(false);
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 /** The user's status of the show (null: none). */

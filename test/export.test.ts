@@ -36,7 +36,7 @@ beforeAll(async () => {
   expect(res.status).toBe(200);
   text = res.text;
   doc = exportDocument.parse(res.body);
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 async function title(type: 'movie' | 'show', movieDbId: number): Promise<ExportTitle> {

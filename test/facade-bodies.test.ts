@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
   alice = await member(app, 'bodies', ['lists:read', 'lists:write', 'collection:read', 'collection:write']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('JSON body types', () => {

@@ -11,6 +11,7 @@ import { IDLE_IN_TRANSACTION_TIMEOUT_MS } from '../src/core/db/orm.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
+import { until } from './helpers/wait.ts';
 
 const TOKEN = 'feed-lag-metrics-token-0123';
 let app: TestApp;
@@ -20,7 +21,7 @@ beforeAll(async () => {
   app = await startTestApp({ METRICS_TOKEN: TOKEN });
   await seedCatalog(app);
   alice = await member(app, 'alice_lag', ['ratings:write', 'ratings:read', 'history:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 async function lag(): Promise<number> {
@@ -59,13 +60,12 @@ describe('change_feed_lag_seconds', () => {
       expect(held.body.changes).toEqual([]);
       await other.query('commit');
       // Released (other test files on the server may hold it a little longer themselves).
-      const end = Date.now() + 20_000;
       let resources: string[] = [];
-      while (!resources.includes('ratings') && Date.now() < end) {
+      await until('the rating in the feed', async () => {
         const after = await platform(app, alice.token, 'GET', `/me/sync/changes?cursor=${encodeURIComponent(cursor)}`);
         resources = (after.body.changes as Array<{ resource: string }>).map((c) => c.resource);
-        if (!resources.includes('ratings')) await sleep(100);
-      }
+        return resources.includes('ratings');
+      }, 60_000, 100).catch(() => undefined);
       expect(resources).toContain('ratings');
     } finally {
       await other.end();

@@ -17,7 +17,7 @@ let clientId: string;
 beforeAll(async () => {
   app = await startTestApp();
   clientId = (await makeApp(app, { scopes: ['profile:read'] })).client_id;
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const NOT_FLAT = ['"x"', '""', '1', 'true', '["x"]', 'null', '{"a":{"b":1}}'];

@@ -17,7 +17,7 @@ const userIds = new Map<string, string>();
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: 'loopback' });
   for (const username of ['rotor', 'maker', 'toggler', 'revoker', 'exporter']) userIds.set(username, String((await makeUser(app, username)).id));
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 type Session = { cookie: string; csrf: string; userId: string };

@@ -40,7 +40,7 @@ beforeAll(async () => {
   await platform(app, fuzzer.token, 'POST', '/watch-history', { type: 'movie', movieDbId: SPIRITED_AWAY });
   await platform(app, fuzzer.token, 'POST', '/ratings', { type: 'movie', movieDbId: SPIRITED_AWAY, rating: 8 });
   await platform(app, fuzzer.token, 'POST', '/me/collection', { type: 'movie', movieDbId: SPIRITED_AWAY, format: 'dvd' });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** Throws, naming the request, unless the answer is below 500 and any error body is the envelope. */

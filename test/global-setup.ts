@@ -1,7 +1,8 @@
-// Before a run. Services mode: drop test databases left behind by an earlier, interrupted run.
-// Embedded mode: make one migrated PGlite directory that every test file's database starts as a copy
-// of (test/helpers/db.ts): a new PGlite directory takes about ten seconds to initialise on this class of
-// machine, a copy well under one, and the suite starts an app in almost every file.
+// Before the integration project's files run (vitest.config.ts). Services mode: drop test databases
+// left behind by an earlier, interrupted run. Embedded mode: make one migrated PGlite directory that
+// every test file's database starts as a copy of (test/helpers/db.ts): a new PGlite directory takes
+// about ten seconds to initialise on this class of machine, a copy well under one, and the suite starts
+// an app in almost every file.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';

@@ -28,7 +28,7 @@ beforeAll(async () => {
       ) x`,
     params: [user.userId, ENTRIES, SPIRITED_AWAY, FIRST_SHOW],
   });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 type Item = { id: number; watchedAt: string };
@@ -79,4 +79,4 @@ it('returns every entry exactly once, strictly by (watchedAt desc, id desc), whi
     const ordered = a.watchedAt > b.watchedAt || (a.watchedAt === b.watchedAt && a.id > b.id);
     if (!ordered) expect.fail(`out of order at ${k}: ${JSON.stringify(a)} then ${JSON.stringify(b)}`);
   }
-}, 120_000);
+});

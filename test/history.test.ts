@@ -19,7 +19,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 3 });
   alice = await member(app, 'alice', ALL);
   bob = await member(app, 'bob', ALL);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 const ITEM_KEYS = ['backdropPath', 'episode', 'episodeTitle', 'id', 'isAnime', 'movieDbId', 'name', 'posterPath', 'runtimeMinutes', 'season', 'stillPath', 'type', 'watchedAt', 'year'];

@@ -20,7 +20,7 @@ beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

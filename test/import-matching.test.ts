@@ -17,7 +17,7 @@ const em = () => app.db.orm.em.fork();
 beforeAll(async () => {
   app = await startTestApp();
   await seedImportCatalog(app);
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
 });

@@ -17,7 +17,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000', IMPORT_MAX_BYTES: String(MAX_BYTES) }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 1 });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
 });

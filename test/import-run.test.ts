@@ -22,7 +22,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '1000' }, { deps: { importers: jsonLinesImporters } });
   await seedCatalog(app, { shows: 4 });
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
 });
@@ -168,7 +168,7 @@ describe('progress', () => {
     await waiting;
     try {
       await expect
-        .poll(async () => (await runStatus(app, di, id)).body, { timeout: 10_000, interval: 100 })
+        .poll(async () => (await runStatus(app, di, id)).body, { timeout: 30_000, interval: 100 })
         .toMatchObject({ status: 'running', phase: 'writing', matched: 100, imported: 100, unmatched: 0 });
       const mid = (await runStatus(app, di, id)).body;
       expect(mid.percent).toBeGreaterThan(0);

@@ -14,7 +14,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ IMPORT_INTERVAL_MS: '500' });
   await seedImportCatalog(app);
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 async function importFile(username: string, source: string, content: Uint8Array, name: string) {
@@ -60,5 +60,5 @@ describe.each(SOURCES)('importing a $source export', ({ source, file, counts, re
     expect(second).toMatchObject({ status: 'done', imported: 0, unmatched: first.unmatched, invalid: first.invalid });
     expect(second.alreadyThere).toBe(first.imported + first.alreadyThere);
     expect(changesAfter.length).toBe(changes.length);
-  }, 120_000);
+  });
 });

@@ -6,8 +6,9 @@ import { SCOPES } from '../src/core/apps/scopes.ts';
 import { encodeCursor } from '../src/core/paging/cursor.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectError } from './helpers/envelope.ts';
-import { rawRequest } from './helpers/http.ts';
-import { member, platform, seedCatalog, SPIRITED_AWAY, type Answer, type Member } from './helpers/seed.ts';
+import * as http from './helpers/http.ts';
+import { rawRequest, type Answer } from './helpers/http.ts';
+import { member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 
 let app: TestApp;
 let alice: Member;
@@ -16,20 +17,14 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
   alice = await member(app, 'limits', [...SCOPES]);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 const NUL_MESSAGE = (field: string) => `${field}: must not contain the NUL character (\\u0000)`;
 
 /** Any call as alice, the body sent as given (a string is sent as is). */
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${app.url}${path}`, {
-    method,
-    headers: { authorization: `Bearer ${alice.token}`, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: typeof body === 'string' ? body : JSON.stringify(body) }),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
-}
+const call = (method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> =>
+  http.call(app, path, { method, token: alice.token, body, headers });
 
 function expectRefusal(res: Answer, message: string): void {
   expectError(res, 400, 'invalid_request');

@@ -73,7 +73,7 @@ describe.skipIf(!servicesMode)('jobs on pg-boss', () => {
       // pg-boss marks it failed once the last retry failed.
       const id = (await attemptsOfFirst())[0]!.queue_job_id;
       await expect
-        .poll(async () => (await query<{ state: string }>(em(), { text: `select state::text from pgboss.job where id = $1`, params: [id] }))[0]?.state, { timeout: 10_000 })
+        .poll(async () => (await query<{ state: string }>(em(), { text: `select state::text from pgboss.job where id = $1`, params: [id] }))[0]?.state, { timeout: 30_000 })
         .toBe('failed');
     } finally {
       await running.stop();

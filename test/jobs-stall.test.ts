@@ -8,8 +8,9 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expireSeconds } from '../src/jobs/timing.ts';
 import { startTestApp } from './helpers/app.ts';
-import { startChildServer, waitFor, type ChildServer } from './helpers/child-server.ts';
+import { startChildServer, type ChildServer } from './helpers/child-server.ts';
 import { servicesMode, type TestDatabase } from './helpers/db.ts';
+import { until } from './helpers/wait.ts';
 
 const INTERVAL_MS = 2000;
 const METRICS_TOKEN = 'jobs-stall-metrics-token-0123456789';
@@ -33,13 +34,13 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     await seeder.close();
     db = new pg.Client({ connectionString: database.databaseUrl });
     await db.connect();
-  }, 60_000);
+  });
 
   afterAll(async () => {
     await Promise.allSettled(children.map((c) => c.kill()));
     await db?.end();
     await database?.cleanup();
-  }, 60_000);
+  });
 
   const start = async () => {
     const child = await startChildServer(database, { TROPHY_INTERVAL_MS: String(INTERVAL_MS), METRICS_TOKEN });
@@ -60,7 +61,7 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     await lock.query('lock table trophy_cursor in access exclusive mode');
     const locked = (await lock.query<{ at: Date }>('select clock_timestamp() as at')).rows[0]!.at;
     let id: string | undefined;
-    await waitFor('a trophy run waiting on the lock', async () => {
+    await until('a trophy run waiting on the lock', async () => {
       id = (
         await db.query<{ id: string }>(`select id from pgboss.job where name = 'trophies' and state = 'active' and started_on > $1 limit 1`, [locked])
       ).rows[0]?.id;
@@ -81,10 +82,10 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
 
   it("sets each queue's expiry from its job's interval", async () => {
     const a = await start();
-    await waitFor('a first trophy run', async () => (await okRuns(a, new Date(0))) >= 1);
+    await until('a first trophy run', async () => (await okRuns(a, new Date(0))) >= 1, 60_000);
     const { rows } = await db.query<{ expire_seconds: number }>(`select expire_seconds from pgboss.queue where name = 'trophies'`);
     expect(rows).toEqual([{ expire_seconds: expireSeconds(INTERVAL_MS) }]);
-  }, 120_000);
+  });
 
   it('a run that hangs is failed at its expiry and retried; the job runs again once the hang ends', async () => {
     const [a] = children as [ChildServer];
@@ -94,7 +95,7 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     try {
       const stuck = await hungRun(lock);
       // Failed by its own worker at the expiry while it still hangs, so it no longer holds the queue.
-      await waitFor(`the hung run to be failed at its expiry: ${await jobState()}`, async () => (await trophyJob(stuck)).state !== 'active', 60_000);
+      await until(`the hung run to be failed at its expiry: ${await jobState()}`, async () => (await trophyJob(stuck)).state !== 'active', 60_000);
       const failed = await trophyJob(stuck);
       // Retried later with the queue's backoff (the hang still holds that retry until it ends).
       expect(failed.state).toBe('retry');
@@ -102,18 +103,18 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
       const message = failed.output?.message ?? failed.output?.value?.message;
       expect([`handler execution exceeded ${expireSeconds(INTERVAL_MS)}s`, 'job timed out']).toContain(message);
       // The run given up on still hangs in a: /metrics counts it as stuck.
-      await waitFor('the hung run counted in job_runs_stuck', async () => (await gauge(a, 'job_runs_stuck', 'trophies')) === 1, 10_000);
+      await until('the hung run counted in job_runs_stuck', async () => (await gauge(a, 'job_runs_stuck', 'trophies')) === 1, 10_000);
       await lock.query('rollback');
       released = true;
       const after = new Date();
-      await waitFor('trophy runs after the hang', async () => (await okRuns(a, after)) >= 2, 60_000);
-      await waitFor('no stuck trophy run', async () => (await gauge(a, 'job_runs_stuck', 'trophies')) === 0, 10_000);
+      await until('trophy runs after the hang', async () => (await okRuns(a, after)) >= 2, 60_000);
+      await until('no stuck trophy run', async () => (await gauge(a, 'job_runs_stuck', 'trophies')) === 0, 10_000);
       expect(await gauge(a, 'job_last_success_age_seconds', 'trophies')).toBeLessThan(60);
     } finally {
       if (!released) await lock.query('rollback').catch(() => undefined);
       await lock.end();
     }
-  }, 180_000);
+  });
 
   it('a run whose instance was killed mid-run holds its job only until its expiry: a new instance runs the job', async () => {
     const [a] = children as [ChildServer];
@@ -131,7 +132,7 @@ describe.skipIf(!servicesMode)('a stuck run never stops a scheduled job', () => 
     const b = await start();
     const since = new Date();
     // Another instance's supervise pass fails the orphaned run once past its expiry; then b takes the ticks.
-    await waitFor(`the orphaned run to be failed: ${await jobState()}`, async () => (await trophyJob(orphan)).state !== 'active', 60_000);
-    await waitFor('trophy runs on the new instance', async () => (await okRuns(b, since)) >= 2, 60_000);
-  }, 180_000);
+    await until(`the orphaned run to be failed: ${await jobState()}`, async () => (await trophyJob(orphan)).state !== 'active', 60_000);
+    await until('trophy runs on the new instance', async () => (await okRuns(b, since)) >= 2, 60_000);
+  });
 });

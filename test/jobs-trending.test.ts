@@ -18,7 +18,7 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   app = await startTestApp({ CATALOG_CACHE_SECONDS: '0' });
   await seedCatalog(app, { shows: 2 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 type Item = { type: string; movieDbId: number };

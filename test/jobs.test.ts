@@ -42,7 +42,7 @@ describe('JOB_QUEUE', () => {
 
 describe('the app runs its jobs with the runner of its mode', () => {
   it('runs the trophy job on its timer and records each run', async () => {
-    await expect.poll(async () => (await runsOf('trophies')).length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(2);
+    await expect.poll(async () => (await runsOf('trophies')).length, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(2);
     const [first] = await runsOf('trophies');
     expect(first).toEqual({ job: 'trophies', instance: expect.any(String), outcome: 'ok', attempt: 0, error: null, summary: { changes: 0, users: 0, awarded: 0 } });
     // Through pg-boss in services mode: the run names its queue job and slot; in-process, neither.
@@ -68,7 +68,7 @@ describe('how long a stuck run can hold its job', () => {
 
 describe('the app reports each job in /metrics', () => {
   it('job_last_success_age_seconds and job_runs_stuck for every job switched on', async () => {
-    await expect.poll(async () => (await runsOf('trophies')).length, { timeout: 20_000, interval: 100 }).toBeGreaterThanOrEqual(1);
+    await expect.poll(async () => (await runsOf('trophies')).length, { timeout: 30_000, interval: 100 }).toBeGreaterThanOrEqual(1);
     const res = await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
     expect(res.status).toBe(200);
     const text = await res.text();
@@ -103,7 +103,7 @@ describe('in-process runner', () => {
     const running = startInProcess([hung], app.db.orm, silent);
     try {
       // The first run hangs; after its expiry (1 s) the next tick starts a new run, and later ones follow.
-      await expect.poll(async () => (await runsOf('test-hung')).length, { timeout: 15_000, interval: 50 }).toBeGreaterThanOrEqual(2);
+      await expect.poll(async () => (await runsOf('test-hung')).length, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(2);
       expect(calls).toBeGreaterThanOrEqual(3);
       const [health] = await running.health();
       expect(health).toEqual({
@@ -137,7 +137,7 @@ describe('in-process runner', () => {
     const failedBefore = await metric('test-flaky', 'failed');
     const running = startInProcess([flaky], app.db.orm, silent);
     try {
-      await expect.poll(async () => (await runsOf('test-flaky')).length, { timeout: 10_000, interval: 50 }).toBeGreaterThanOrEqual(3);
+      await expect.poll(async () => (await runsOf('test-flaky')).length, { timeout: 30_000, interval: 50 }).toBeGreaterThanOrEqual(3);
     } finally {
       await running.stop();
     }
@@ -162,7 +162,7 @@ describe('in-process runner', () => {
       },
     };
     const running = startInProcess([slow], app.db.orm, silent);
-    await expect.poll(() => started, { timeout: 5000, interval: 10 }).toBe(1);
+    await expect.poll(() => started, { timeout: 30_000, interval: 10 }).toBe(1);
     await running.stop();
     // One run, started once (a tick during a run is skipped) and finished before stop() returned.
     expect({ started, finished }).toEqual({ started: 1, finished: 1 });

@@ -20,7 +20,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 2 });
   userId = (await makeUser(app, 'primitives')).id;
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 async function changes() {

@@ -31,7 +31,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 6 });
   owner = await member(app, 'owner', RW);
   friend = await member(app, 'friend', RW);
-}, 120_000);
+});
 afterAll(async () => {
   await app?.stop();
   fs.rmSync(tmp, { recursive: true, force: true });

@@ -69,7 +69,7 @@ beforeAll(async () => {
   alice = await member(app, 'alice', RW);
   bob = await member(app, 'bob', RW);
   carol = await member(app, 'carol', RW);
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 describe('POST /lists and GET /lists/{id}', () => {
@@ -299,7 +299,7 @@ describe('paging', () => {
     expectError(await call(bob, 'GET', `/lists/${list.id}/items?limit=101`), 400, 'invalid_request');
     expectError(await call(bob, 'GET', `/lists/${list.id}/items?limit=0`), 400, 'invalid_request');
     expectError(await call(bob, 'GET', `/lists/${list.id}?itemsLimit=101`), 400, 'invalid_request');
-  }, 120_000);
+  });
 
   it('holds at most 10,000 items: the 10,000th is added, one more is 409 conflict, a title already there is still fine', async () => {
     await addCatalogMovies(500_000, 10_000);
@@ -311,7 +311,7 @@ describe('paging', () => {
     expectError(await call(bob, 'POST', `/lists/${list.id}/items`, { items: [{ type: 'movie', movieDbId: SPIRITED_AWAY }] }), 409, 'conflict');
     const existing = await call(bob, 'POST', `/lists/${list.id}/items`, { items: [{ type: 'movie', movieDbId: 500_000 }] });
     expect((existing.body.results as { status: string }[])[0]!.status).toBe('existing');
-  }, 60_000);
+  });
 
   it('pages the user\'s lists by nextCursor (default 50, 1-100), each exactly once, collaborating lists included', async () => {
     const dave = await member(app, 'dave', RW);

@@ -14,7 +14,7 @@ let alice: Member;
 beforeAll(async () => {
   app = await startTestApp({ METRICS_TOKEN: TOKEN, RATE_LIMITS: 'on' });
   alice = await member(app, 'alice_metrics', ['lists:read', 'events:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 async function scrape(target: TestApp = app): Promise<string> {
@@ -128,7 +128,7 @@ describe('series', () => {
     expect(value(await scrape(), 'sse_connections_open')).toBe(before + 1);
     abort.abort();
     await reader.read().catch(() => undefined);
-    await expect.poll(async () => value(await scrape(), 'sse_connections_open')).toBe(before);
+    await expect.poll(async () => value(await scrape(), 'sse_connections_open'), { timeout: 30_000 }).toBe(before);
   });
 
   it('counts job runs and failures', async () => {

@@ -10,24 +10,15 @@ import type { Browser } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
-import { startChild, waitFor, type ChildServer } from './helpers/child-server.ts';
+import { startChild, type ChildServer } from './helpers/child-server.ts';
 import { authorizationUrl, REDIRECT, type CodeClient } from './helpers/code-flow.ts';
 import { servicesMode, type TestDatabase } from './helpers/db.ts';
+import { call, type Answer } from './helpers/http.ts';
 import { startLoadBalancer, type LoadBalancer } from './helpers/instances.ts';
 import { approveDevice, authorizeInBrowser, makeApp, makeUser, postJson } from './helpers/oauth.ts';
 import { seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { issueToken } from './helpers/tokens.ts';
-
-type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
-
-async function call(base: string, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${base}${path}`, { method: init.method ?? 'GET', headers, ...(init.body === undefined ? {} : { body: JSON.stringify(init.body) }) });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+import { until } from './helpers/wait.ts';
 
 const me = (i: ChildServer, token: string) => call(i.url, '/api/platform/v1/me', { token });
 
@@ -76,7 +67,7 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
     [a, b] = await Promise.all([startChild('instance a', shared), startChild('instance b', shared)]);
     lb.targets.push({ name: 'a', url: a.url }, { name: 'b', url: b.url });
     browser = await launchBrowser();
-  }, 240_000);
+  });
 
   afterEach(() => lb?.pin(null));
 
@@ -90,12 +81,24 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
       if (s.status === 'rejected') throw s.reason;
       if (s.value) expect(s.value).toEqual({ code: 0, signal: null });
     }
-  }, 90_000);
+  });
 
   it('share rate limits: 60 public requests alternating between them empty one bucket, the 61st is refused by either', async () => {
     const path = '/api/public/v1/catalog/trending';
-    const answers: Answer[] = [];
-    for (let i = 0; i < 60; i++) answers.push(await call((i % 2 ? b : a).url, path));
+    // The instances share a count only while Redis answers within their command timeout (250 ms). On a
+    // loaded machine a command can miss it; that request is then counted in memory, and the instance
+    // logs "redis unavailable". A run with such a request shows the fallback (rate-limits-redis.test.ts),
+    // not the sharing: it is run again once its window has passed, at most three times in all.
+    let answers: Answer[];
+    for (let attempt = 1; ; attempt++) {
+      const from = { a: a.logs.length, b: b.logs.length };
+      answers = [];
+      for (let i = 0; i < 60; i++) answers.push(await call((i % 2 ? b : a).url, path));
+      const fellBack = [...a.logs.slice(from.a), ...b.logs.slice(from.b)].some((l) => String(l.msg).startsWith('redis unavailable'));
+      if (!fellBack || attempt === 3) break;
+      const reset = Math.max(...answers.map((r) => Number(r.headers.get('x-ratelimit-reset'))));
+      await until('the rate-limit window to pass', () => Date.now() > (reset + 1) * 1000, 90_000, 500);
+    }
     // Remaining counts down across both instances: 59, 58, ... 0.
     expect(answers.map((r) => r.status), JSON.stringify([...a.errors(), ...b.errors()]).slice(0, 2000)).toEqual(Array(60).fill(200));
     expect(answers.map((r) => Number(r.headers.get('x-ratelimit-remaining')))).toEqual(Array.from({ length: 60 }, (_, i) => 59 - i));
@@ -109,7 +112,7 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
     }
-  }, 60_000);
+  });
 
   it('fan out playback events: a stream held on A gets what is posted to B', async () => {
     const received: Array<{ name: string; data: Record<string, unknown> }> = [];
@@ -137,13 +140,13 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
         },
       });
       expect(started.status).toBe(200);
-      await waitFor('the events posted to B on the stream held on A', () => received.length >= 2, 30_000);
+      await until('the events posted to B on the stream held on A', () => received.length >= 2, 30_000);
       expect(received.map((e) => e.name)).toEqual(['playback.start', 'continue_watching.updated']);
       expect(received[0]!.data).toMatchObject({ playback_session_id: 'fleet-session', state: 'playing', movie_db_id: SPIRITED_AWAY, progress: 0.3 });
     } finally {
       es.close();
     }
-  }, 60_000);
+  });
 
   it('device flow: code asked on A, approved in the browser on B, tokens polled on A; refresh on B rotates them', async () => {
     // Every OAuth step goes through the load balancer (the URLs it answers with name the public origin),
@@ -208,7 +211,7 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
     expect(replayed.status).toBe(400);
     expect(replayed.body).toMatchObject({ error: 'invalid_grant' });
     await expect.poll(async () => (await me(b, rotated.access_token)).status, { timeout: 30_000 }).toBe(401);
-  }, 120_000);
+  });
 
   it('authorization code flow: authorized on A, code exchanged on B; the tokens work on both', async () => {
     lb.pin(null);
@@ -245,7 +248,7 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
     lb.pin(null);
     expect(refreshed.refresh_token).not.toBe(tokens.refresh_token);
     expect((await me(b, refreshed.access_token)).status).toBe(200);
-  }, 120_000);
+  });
 
   it('run each scheduled job once across the fleet: every tick on one instance, and the other takes over when that one stops', async () => {
     // Both instances schedule the trophy job every second (TROPHY_INTERVAL_MS=1000); pg-boss runs each
@@ -265,13 +268,13 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
       });
     let paused: ChildServer | undefined;
     try {
-      await waitFor(`trophy runs: ${await state()}`, async () => (await runs()).length >= 3, 60_000);
+      await until(`trophy runs: ${await state()}`, async () => (await runs()).length >= 3, 60_000);
       const latest = (await runs()).at(-1)!;
       paused = pidOf(latest) === String(a.process.pid) ? a : b;
       const other = paused === a ? b : a;
       paused.process.kill('SIGSTOP');
       const since = new Date();
-      await waitFor(
+      await until(
         `trophy runs on ${other.name} while ${paused.name} is paused`,
         async () => (await runs()).filter((r) => pidOf(r) === String(other.process.pid) && r.started_at > since).length >= 3,
         60_000,
@@ -296,5 +299,5 @@ describe.skipIf(!servicesMode)('several instances on one PostgreSQL and one Redi
     } finally {
       await db.end();
     }
-  }, 180_000);
+  });
 });

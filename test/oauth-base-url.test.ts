@@ -18,7 +18,7 @@ let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ BASE_URL });
   await makeUser(app, 'alice');
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 type Answer = { status: number; headers: http.IncomingHttpHeaders; body: string };

@@ -21,7 +21,7 @@ beforeAll(async () => {
   clientId = (await makeApp(app, { scopes: ['profile:read', 'history:read'] })).client_id;
   browser = await launchBrowser();
   context = await browser.newContext();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

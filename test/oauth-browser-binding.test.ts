@@ -20,7 +20,7 @@ beforeAll(async () => {
   await makeUser(app, 'victim');
   await makeUser(app, 'mallory');
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -71,7 +71,7 @@ describe('authorization code flow', () => {
       await a.getByRole('button', { name: 'Sign in' }).waitFor();
       expect(a.url()).toBe(link);
     });
-  }, 60_000);
+  });
 
   it('the consent form posted to /oauth/authorize works only from the browser that was shown the consent page', async () => {
     const c = await newCodeClient(app, { scopes: ['profile:read'] });
@@ -99,7 +99,7 @@ describe('authorization code flow', () => {
       await a.waitForURL(`${REDIRECT}**`);
       expect(new URL(a.url()).searchParams.get('code')).toEqual(expect.any(String));
     });
-  }, 60_000);
+  });
 });
 
 describe('device flow', () => {
@@ -125,5 +125,5 @@ describe('device flow', () => {
       expect(poll.status).toBe(400);
       expect(poll.body.error).toBe('authorization_pending');
     });
-  }, 60_000);
+  });
 });

@@ -13,7 +13,7 @@ let clientId: string;
 beforeAll(async () => {
   app = await startTestApp();
   clientId = (await makeApp(app, { scopes: ['profile:read'] })).client_id;
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const path = (p: string) => `${app.url}/api/platform/v1${p}`;
@@ -44,7 +44,7 @@ describe('device polling interval', () => {
     expectError(await poll(code), 400, 'slow_down', { interval: 15 });
     // Another device's code is paced on its own.
     expectError(await poll(await deviceCode()), 400, 'authorization_pending');
-  }, 30_000);
+  });
 
   it('answers one of several polls sent at once on its merits and slow_down to the others', async () => {
     const code = await deviceCode();

@@ -15,7 +15,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await makeUser(app, 'alice');
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -80,7 +80,7 @@ describe('device flow', () => {
     expect(tokens.scope).toBe('profile:read playback:write');
     const me = await fetch(`${app.url}/api/platform/v1/me`, { headers: { authorization: `Bearer ${tokens.access_token}` } });
     expect(((await me.json()) as { username: string }).username).toBe('alice');
-  }, 90_000);
+  });
 
   it('answers the JSON shim (/auth/device/token) with tokens and the username after approval from verification_uri_complete', async () => {
     const created = await makeApp(app);
@@ -104,5 +104,5 @@ describe('device flow', () => {
     const again = await postJson(`${app.url}/api/platform/v1/auth/device/token`, { client_id: created.client_id, device_code: code.body.device_code });
     expect(again.status).toBe(400);
     expect(again.body.error).toBe('expired');
-  }, 90_000);
+  });
 });

@@ -16,7 +16,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await makeUser(app, 'alice');
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -69,5 +69,5 @@ describe.each([
     expect(who.status).toBe(200);
     expect(who.body).toMatchObject({ username: 'alice', scopes: ['history:read', 'profile:read'], app: { clientId: created.client_id } });
     expect(kind).toBeTruthy();
-  }, 60_000);
+  });
 });

@@ -9,7 +9,7 @@ import { makeApp } from './helpers/oauth.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp();
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 async function authorize(clientId: string, redirectUri: string) {

@@ -22,7 +22,7 @@ beforeAll(async () => {
   await makeUser(app, 'alice');
   browser = await launchBrowser();
   context = await browser.newContext();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

@@ -20,7 +20,7 @@ beforeAll(async () => {
   userId = (await makeUser(app, 'alice')).id;
   clientId = (await makeApp(app, { redirectUri: REDIRECT, scopes: ['profile:read', 'history:read'] })).client_id;
   issuer = ((await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()) as { issuer: string }).issuer;
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const path = (p: string) => `${app.url}/api/platform/v1${p}`;

@@ -15,7 +15,7 @@ let clientId: string;
 beforeAll(async () => {
   app = await startTestApp();
   clientId = (await makeApp(app, { redirectUri: REDIRECT })).client_id;
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const DEVICE = '/api/platform/v1/auth/device';

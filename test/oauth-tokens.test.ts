@@ -24,7 +24,7 @@ beforeAll(async () => {
   aliceId = (await makeUser(app, 'alice')).id;
   browser = await launchBrowser();
   context = await browser.newContext();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();

@@ -18,7 +18,7 @@ beforeAll(async () => {
   const made = await makeApp(app, { confidential: true, scopes: ['profile:read'] });
   clientId = made.client_id;
   secret = made.client_secret!;
-}, 60_000);
+});
 afterAll(() => app?.stop());
 afterEach(() => vi.restoreAllMocks());
 

@@ -332,5 +332,5 @@ describe('typed sync shapes', () => {
     const results = await spectral.run(new Document(JSON.stringify({ ...doc, paths }), JsonParser, 'probe.json'));
     const mismatches = results.filter((r) => r.code === 'oas3-valid-media-example').map((r) => `${r.path.join('.')}: ${r.message}`);
     expect(mismatches).toEqual([]);
-  }, 120_000);
+  });
 });

@@ -7,7 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';
+import { call } from './helpers/http.ts';
 import { member, type Member } from './helpers/seed.ts';
+import { until } from './helpers/wait.ts';
 
 let app: TestApp;
 let alice: Member;
@@ -16,7 +18,7 @@ beforeAll(async () => {
   if (!servicesMode) return;
   app = await startTestApp({ RATE_LIMITS: 'on' });
   alice = await member(app, 'alice_outage', ['profile:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** Runs `sql` on the server's maintenance connection (not this file's database). */
@@ -32,11 +34,7 @@ async function admin(sql: string): Promise<void> {
 
 const dbName = () => new URL(app.database.databaseUrl!).pathname.slice(1);
 
-async function get(path: string) {
-  const res = await fetch(`${app.url}${path}`, { headers: { authorization: `Bearer ${alice.token}` } });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: JSON.parse(text) as Record<string, unknown> };
-}
+const get = (path: string) => call(app, path, { token: alice.token });
 
 function expectLimitHeaders(headers: Headers) {
   expect(Number(headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
@@ -61,13 +59,9 @@ describe.skipIf(!servicesMode)('rate-limit headers while the database is away', 
     } finally {
       await admin(`alter database "${dbName()}" with allow_connections true`);
     }
-    const end = Date.now() + 15_000;
     let again = await get('/api/platform/v1/me');
-    while (again.status !== 200 && Date.now() < end) {
-      await new Promise((r) => setTimeout(r, 200));
-      again = await get('/api/platform/v1/me');
-    }
+    await until('an answer once the database is back', async () => (again = await get('/api/platform/v1/me')).status === 200, 60_000, 200).catch(() => undefined);
     expect(again.status).toBe(200);
     expectLimitHeaders(again.headers);
-  }, 60_000);
+  });
 });

@@ -26,7 +26,7 @@ const DOCS_CSP = "default-src 'self'; img-src 'self' data:; style-src 'self' 'un
 beforeAll(async () => {
   app = await startTestApp();
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -151,7 +151,7 @@ describe('in Chromium', () => {
     await page.locator('.opblock-summary-path', { hasText: '/users/{username}' }).first().waitFor();
     expect(violations).toEqual([]);
     await page.close();
-  }, 120_000);
+  });
 
   it('a page of another origin cannot frame /docs or the sign-in page; it can frame a response without the headers', async () => {
     const framer = http.createServer((req, res) => {

@@ -19,7 +19,7 @@ let browser: Browser;
 beforeAll(async () => {
   app = await startTestApp();
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -125,7 +125,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.waitForURL(`${REDIRECT}**`);
     expect(new URL(page.url()).searchParams.get('code')).toEqual(expect.any(String));
     await own.close();
-  }, 60_000);
+  });
 
   it('a consent for one scope lists it in words, with no summary', async () => {
     const username = await longUser();
@@ -137,7 +137,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     expect(await page.locator('ul.scopes li').allInnerTexts()).toEqual(['watch-history reads (history:read)']);
     expect(await page.locator('ul.scope-groups, details').count()).toBe(0);
     await own.close();
-  }, 60_000);
+  });
 
   it('connected apps: several long-named apps with many scopes, each Revoke button inside the screen', async () => {
     const username = await longUser();
@@ -167,7 +167,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     expect(await page.locator('tbody tr').count()).toBe(3);
     for (let i = 0; i < 3; i += 1) expect(await page.locator('tbody tr').nth(i).locator('ul.scopes li').count()).toBe(16);
     await own.close();
-  }, 120_000);
+  });
 
   it('the export page and its download fit the width', async () => {
     const username = await longUser();
@@ -184,7 +184,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     expect(doc.format).toBe(EXPORT_FORMAT);
     expect(doc.profile.username).toBe(username);
     await own.close();
-  }, 120_000);
+  });
 
   it('device pages (code entry, confirmation, sign-in, consent, done) fit the width', async () => {
     const username = await longUser();
@@ -218,7 +218,7 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.screenshot({ path: shot('device-connected'), fullPage: true });
     await expectNoSidewaysScroll(page);
     await own.close();
-  }, 60_000);
+  });
 
   it('the error page fits the width', async () => {
     const page = await context.newPage();

@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pino } from 'pino';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { jsonOfSize, rawRequest } from './helpers/http.ts';
+import { until } from './helpers/wait.ts';
 
 let app: TestApp;
 const logLines: Record<string, unknown>[] = [];
@@ -195,7 +196,7 @@ describe('access log', () => {
     const res = await fetch(`${app.url}/api/public/v1/catalog/trending?limit=1`);
     const id = res.headers.get('x-service-request-id');
     await res.text();
-    await new Promise((r) => setTimeout(r, 50));
+    await until('the access log line', () => logLines.some((l) => l.request_id === id && l.msg === 'request'));
     const lines = logLines.filter((l) => l.request_id === id && l.msg === 'request');
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatchObject({

@@ -15,7 +15,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 2 });
   alice = await member(app, 'alice_cw', ['playback:write', 'playback:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 let clock = Date.now() - 60 * 60 * 1000;

@@ -14,7 +14,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 3 });
   alice = await member(app, 'alice', ['playback:write', 'playback:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 // Client timestamps an hour ago, one second apart, in send order unless a test says otherwise.

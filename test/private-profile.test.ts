@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { setFeatured } from '../src/core/lists/featured.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectError } from './helpers/envelope.ts';
+import * as http from './helpers/http.ts';
 import { member, ok, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 
 let app: TestApp;
@@ -35,10 +36,7 @@ async function join(owner: Member, listId: number, guest: Member, accept = true)
 const titleDetail = (m: Member) => ok(call(m, 'GET', `/title/movie/${SPIRITED_AWAY}`));
 const featuredIds = async (m: Member) => ((await titleDetail(m)).featuredLists as { id: number }[]).map((l) => l.id);
 const collaboratorNames = async (m: Member, listId: number) => ((await ok(call(m, 'GET', `/lists/${listId}`))).collaborators as { username: string }[]).map((c) => c.username);
-const publicGet = async (path: string) => {
-  const res = await fetch(`${app.url}/api/public/v1${path}`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-};
+const publicGet = (path: string) => http.call(app, `/api/public/v1${path}`);
 
 /** The 404 of a list id nobody has, its message with the id written as N. */
 async function missingList(m: Member, path: (id: number) => string, method = 'GET') {
@@ -50,7 +48,7 @@ async function missingList(m: Member, path: (id: number) => string, method = 'GE
 beforeAll(async () => {
   app = await startTestApp({ CATALOG_CACHE_SECONDS: '0' });
   await seedCatalog(app, { shows: 1 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('featured lists in the title detail', () => {

@@ -9,7 +9,7 @@ import { bodyLimitFor } from '../src/rest/body.ts';
 import { PLATFORM_BASE, PUBLIC_BASE } from '../src/rest/envelope.ts';
 import { PROCEDURES, restProcedure, trpcProcedures, type ProcedureEntry } from '../src/rpc/procedures.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { jsonOfSize, rawRequest } from './helpers/http.ts';
+import { call, jsonOfSize, rawRequest, type Answer } from './helpers/http.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
 
@@ -21,7 +21,7 @@ beforeAll(async () => {
   user = await makeUser(app, 'policy');
   const client = await makeApp(app, { scopes: [...SCOPES], official: true });
   token = await issueToken(app, { userId: user.id, clientId: client.client_id, scope: SCOPES.join(' ') });
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const base = (p: ProcedureEntry) => (p.surface === 'public' ? PUBLIC_BASE : PLATFORM_BASE);
@@ -29,16 +29,8 @@ const base = (p: ProcedureEntry) => (p.surface === 'public' ? PUBLIC_BASE : PLAT
 const samplePath = (p: ProcedureEntry) => p.rest!.path.replace(/\{[^}]+\}/g, 'zz9');
 const withRest = PROCEDURES.filter((p) => p.rest);
 
-type Answer = { status: number; headers: Headers; body: Record<string, unknown> };
-
-async function send(path: string, method: string, opts: { token?: string | undefined; body?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (opts.token) headers.authorization = `Bearer ${opts.token}`;
-  if (opts.body !== undefined) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method, headers, body: opts.body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
+const send = (path: string, method: string, opts: { token?: string | undefined; body?: string } = {}): Promise<Answer> =>
+  call(app, path, { method, token: opts.token, body: opts.body });
 
 /** The procedure once over REST and once over /trpc, with the same (invalid or harmless) input. */
 function viaRest(p: ProcedureEntry, t?: string): Promise<Answer> {

@@ -45,7 +45,7 @@ beforeAll(async () => {
   results.forEach((r, i) => (logged[i]!.id = r.id));
   expect(results.every((r) => r.status === 'inserted')).toBe(true);
   await transaction(em(), (tx) => logWatches(tx, other.userId, [{ ...watches[0]!, watchedAt: new Date('2026-06-01T00:00:00Z') }]));
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('GET /profile/home', () => {

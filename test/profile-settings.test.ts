@@ -25,7 +25,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
   alice = await member(app, 'Alice_P', [...RW, 'playback:write']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 const patch = (path: string, body: unknown, token = alice.token) => platform(app, token, 'PATCH', path, body);

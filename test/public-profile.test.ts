@@ -7,6 +7,7 @@ import { resolveEpisodes, resolveTitles } from '../src/core/catalog/resolve.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches } from '../src/core/library/history-write.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import * as http from './helpers/http.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 
 let app: TestApp;
@@ -24,10 +25,7 @@ const CATALOG_KEYS = [
   'popularity', 'posterColor', 'posterColorIsDark', 'posterPath', 'posterUrl', 'releaseDate', 'runtimeMinutes', 'type', 'year',
 ];
 
-async function get(path: string) {
-  const res = await fetch(`${app.url}/api/public/v1${path}`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
-}
+const get = (path: string) => http.call(app, `/api/public/v1${path}`);
 
 /** A watch through the core write path, with a known runtime. */
 async function logWatch(userId: string, type: 'movie' | 'show', movieDbId: number, at: Date, runtimeMinutes: number, season?: number, episode?: number) {
@@ -70,7 +68,7 @@ beforeAll(async () => {
   publicLiked = (await call(alice, 'POST', '/lists', { name: 'Ghibli', isPublic: true })).body.id as number;
   expect((await call(bob, 'POST', `/lists/${publicLiked}/like`)).status).toBe(200);
   expect((await call(alice, 'PATCH', '/me/profile', { displayName: 'Alice', bio: 'Watching everything.', avatarUrl: 'https://img.example/alice.png' })).status).toBe(200);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('GET /users/{username}', () => {

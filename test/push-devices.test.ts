@@ -20,7 +20,7 @@ const DEVICE_KEYS = ['createdAt', 'deviceId', 'deviceName', 'enabled', 'environm
 beforeAll(async () => {
   app = await startTestApp();
   alice = await member(app, 'alice_push', RW, { official: true });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 let seq = 0;

@@ -16,7 +16,7 @@ let browser: Browser;
 beforeAll(async () => {
   app = await startTestApp({ RATE_LIMITS: 'on' });
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -82,7 +82,7 @@ describe('consent approvals in the browser', () => {
       expect(headers['x-ratelimit-limit']).toBe('30');
       expect(headers['x-ratelimit-remaining']).toBe('0');
       expect(headers['content-type']).toMatch(/^text\/html/);
-      await expect.poll(() => second.textContent('body')).toMatch(new RegExp(`Try again in ${retryAfter} seconds`));
+      await expect.poll(() => second.textContent('body'), { timeout: 30_000 }).toMatch(new RegExp(`Try again in ${retryAfter} seconds`));
       await second.screenshot({ path: screenshotPath('consent-approvals-429'), fullPage: true });
       // The refusal is the page's final answer: no redirect follows to the app, with a code or otherwise.
       await second.waitForLoadState('load');

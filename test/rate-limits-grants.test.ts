@@ -12,7 +12,7 @@ let clientId: string;
 beforeAll(async () => {
   app = await startTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
   clientId = (await makeApp(app)).client_id;
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 let nextAddress = 1;
@@ -71,5 +71,5 @@ describe('device polls through /oauth/token', () => {
     await spend(1, () => pollViaToken(address));
     expectRefused(await pollViaShim(address), 200);
     expectRefused(await pollViaToken(address), 200);
-  }, 60_000);
+  });
 });

@@ -11,30 +11,20 @@ import { RedisServer } from './helpers/redis-server.ts';
 import { memoryLog } from './helpers/memory-log.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
-import { expectHeaders, many, type LimitAnswer } from './helpers/limits.ts';
-
-type Answer = LimitAnswer;
+import * as http from './helpers/http.ts';
+import type { Answer, CallOptions } from './helpers/http.ts';
+import { expectHeaders, many } from './helpers/limits.ts';
+import { until } from './helpers/wait.ts';
 
 /** Every answer of this file, to show that none failed because of Redis. */
 const answers: Answer[] = [];
 
-async function call(app: TestApp, path: string, init: { method?: string; token?: string; body?: unknown } = {}): Promise<Answer> {
-  const headers: Record<string, string> = {};
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.body !== undefined) headers['content-type'] = 'application/json';
-  // A request held by a Redis that does not answer fails the test here instead of at the test timeout.
-  const res = await fetch(`${app.url}${path}`, {
-    method: init.method ?? 'GET',
-    headers,
-    body: init.body === undefined ? undefined : JSON.stringify(init.body),
-    signal: AbortSignal.timeout(5_000),
-  });
-  const text = await res.text();
-  const answer = { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
+/** A request held by a Redis that does not answer fails the test here instead of at the test timeout. */
+async function call(app: TestApp, path: string, init: CallOptions = {}): Promise<Answer> {
+  const answer = await http.call(app, path, { ...init, timeoutMs: 5_000 });
   answers.push(answer);
   return answer;
 }
-
 
 const remaining = (a: Answer) => Number(a.headers.get('x-ratelimit-remaining'));
 
@@ -46,16 +36,10 @@ function expect429(a: Answer, limit: number) {
   expect(Number(a.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
 }
 
-/** Polls `probe` until it returns true, for at most `ms`: waits on reconnects stay bounded. */
-async function until(what: string, probe: () => boolean | Promise<boolean>, ms = 15_000): Promise<void> {
-  const deadline = Date.now() + ms;
-  while (!(await probe())) {
-    if (Date.now() > deadline) throw new Error(`gave up after ${ms} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-}
-
 const logged = (lines: Record<string, unknown>[], text: string) => lines.filter((l) => String(l.msg).includes(text)).length;
+
+/** How often the waits below poll: a poll sends requests, which count against the budgets the tests read. */
+const PROBE_EVERY_MS = 100;
 
 
 describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
@@ -79,7 +63,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
     const own = { RATE_LIMITS: 'on', REDIS_URL: redis.url, REDIS_KEY_PREFIX: `${run}_own` };
     c = await startTestApp(own, { sameDatabaseAs: a, log: logs.c.log });
     d = await startTestApp(own, { sameDatabaseAs: a, log: logs.d.log });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     // Instances on a's database first: a's stop drops it.
@@ -191,7 +175,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
         const probe = await freshToken(c, `probe${n++}`);
         expect((await call(c, '/api/platform/v1/me', { token: probe })).status).toBe(200);
         return remaining(await call(d, '/api/platform/v1/me', { token: probe })) === 298;
-      });
+      }, 30_000, PROBE_EVERY_MS);
       expect(logged(logs.c.lines, 'redis is back')).toBe(1);
       expect(logged(logs.d.lines, 'redis is back')).toBe(1);
       expect(logged(logs.c.lines, 'redis unavailable')).toBe(1);
@@ -218,7 +202,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
           const both = await Promise.all([call(c, '/api/platform/v1/me', { token }), call(d, '/api/platform/v1/me', { token })]);
           for (const answer of both) expect(answer.status).toBe(200);
           return c.limits.counters.redisErrors > errorsBefore.c && d.limits.counters.redisErrors > errorsBefore.d;
-        });
+        }, 30_000, PROBE_EVERY_MS);
         // Limited from memory: 300 reads on d pass, the 301st is refused.
         const reads = await many(301, 8, () => call(d, '/api/platform/v1/me', { token: reader }));
         expect(reads.filter((r) => r.status === 200)).toHaveLength(300);
@@ -233,7 +217,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
         const probe = await freshToken(c, `hang-probe${n++}`);
         expect((await call(c, '/api/platform/v1/me', { token: probe })).status).toBe(200);
         return remaining(await call(d, '/api/platform/v1/me', { token: probe })) === 298;
-      });
+      }, 30_000, PROBE_EVERY_MS);
       expect(logged(logs.c.lines, 'redis is back')).toBe(2);
       expect(logged(logs.d.lines, 'redis is back')).toBe(2);
     });
@@ -254,7 +238,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
       try {
         const errorsBefore = { c: c.limits.counters.redisErrors, d: d.limits.counters.redisErrors };
         await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
-        await until('both instances back on Redis', shared);
+        await until('both instances back on Redis', shared, 30_000, PROBE_EVERY_MS);
         expect([c.limits.counters.redisErrors, d.limits.counters.redisErrors]).toEqual([errorsBefore.c, errorsBefore.d]);
         for (const which of ['c', 'd'] as const) {
           expect(since(which, 'redis unavailable')).toBe(1);
@@ -269,7 +253,7 @@ describe.skipIf(!servicesMode)('rate limits in Redis, across instances', () => {
         await new Promise((r) => setTimeout(r, 20));
         await admin.call('CLIENT', 'KILL', 'TYPE', 'normal', 'SKIPME', 'yes');
         expect((await inFlight).map((r) => r.status)).toEqual(Array(80).fill(200));
-        await until('both instances back on Redis', shared);
+        await until('both instances back on Redis', shared, 30_000, PROBE_EVERY_MS);
         await new Promise((r) => setTimeout(r, 1_500));
         expect(await shared()).toBe(true);
         for (const which of ['c', 'd'] as const) {

@@ -5,29 +5,19 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { bucketsOf, generalBuckets, limitById, type Bucket } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { jsonOfSize, rawRequest } from './helpers/http.ts';
+import * as http from './helpers/http.ts';
+import { jsonOfSize, rawRequest, type Answer, type CallOptions } from './helpers/http.ts';
 import { makeApp, makeUser } from './helpers/oauth.ts';
 import { issueToken } from './helpers/tokens.ts';
-import { expectHeaders, many, type LimitAnswer } from './helpers/limits.ts';
+import { expectHeaders, many } from './helpers/limits.ts';
 
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ RATE_LIMITS: 'on' });
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
-type Answer = LimitAnswer;
-
-async function call(path: string, init: { method?: string; token?: string; headers?: Record<string, string>; body?: string } = {}): Promise<Answer> {
-  const headers: Record<string, string> = { ...init.headers };
-  if (init.token) headers.authorization = `Bearer ${init.token}`;
-  if (init.body) headers['content-type'] = 'application/json';
-  const res = await fetch(`${app.url}${path}`, { method: init.method ?? 'GET', headers, body: init.body });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, body: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
-}
-
-
+const call = (path: string, init: CallOptions = {}) => http.call(app, path, init);
 
 function expect429(a: Answer, limit: number, surface: 'platform' | 'public' = 'platform') {
   expect(a.status).toBe(429);
@@ -112,7 +102,7 @@ describe('per app', () => {
     // Another app is untouched.
     const other = await makeApp(app);
     expect((await call('/api/platform/v1/me', { token: await userToken('outsider', other.client_id) })).status).toBe(200);
-  }, 120_000);
+  });
 });
 
 describe('per address', () => {

@@ -28,7 +28,7 @@ beforeAll(async () => {
   // The test catalog has no anime: the third synthetic show plays one.
   await query(em(), { text: `update title set is_anime = true, category = 'anime' where type = 'show' and movie_db_id = $1`, params: [FIRST_SHOW + 2] });
   anime = { type: 'show', movieDbId: FIRST_SHOW + 2 };
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 async function sequentially<T>(tasks: (() => Promise<T>)[]): Promise<T[]> {

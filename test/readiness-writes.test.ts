@@ -12,12 +12,14 @@ import { FAILURE_HOLD_MS } from '../src/core/db/write-health.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { DEDUP_WINDOW_MS } from '../src/core/library/history-write.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { startChildServer, waitFor, type ChildServer } from './helpers/child-server.ts';
+import { startChildServer, type ChildServer } from './helpers/child-server.ts';
 import { servicesMode, type TestDatabase } from './helpers/db.ts';
+import { call } from './helpers/http.ts';
 import { scrapeMetrics, seriesValue } from './helpers/metrics.ts';
 import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { bulk } from './helpers/sync-client.ts';
 import { fillFilesystem, mountTmpfs, treeBytes, type Tmpfs } from './helpers/tmpfs.ts';
+import { until } from './helpers/wait.ts';
 
 const METRICS_TOKEN = 'readiness-writes-metrics-token';
 /** DATA_DIR_MIN_FREE_MB's default. */
@@ -33,8 +35,8 @@ function writeWatches(target: { url: string }, token: string, n: number) {
 }
 
 async function readyz(target: { url: string }) {
-  const res = await fetch(`${target.url}/readyz`);
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
+  const { status, body } = await call(target, '/readyz');
+  return { status, body };
 }
 
 /**
@@ -77,7 +79,7 @@ describe.skipIf(servicesMode)("embedded mode: the data directory's filesystem fu
     const dataDir = path.join(tmpfs.dir, 'data');
     fs.cpSync(database.dataDir, dataDir, { recursive: true });
     child = await startChildServer({ databaseUrl: undefined, dataDir, cleanup: async () => {} }, { METRICS_TOKEN });
-  }, 120_000);
+  });
 
   afterAll(async () => {
     // The child first: its database holds files on the tmpfs.
@@ -118,11 +120,11 @@ describe.skipIf(servicesMode)("embedded mode: the data directory's filesystem fu
     const room = await readyz(server);
     expect(room.status).toBe(503);
     expect(room.body.reasons).toEqual(['write_failed']);
-    await waitFor('/readyz to answer 200 without any write', async () => (await readyz(server)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
+    await until('/readyz to answer 200 without any write', async () => (await readyz(server)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
     const recoveredAfterMs = Date.now() - lastFailureAt;
     expect((await writeWatches(server, writer.token, 100)).body).toMatchObject({ inserted: 100 });
     ctx.annotate(`not ready ${detectedAfterMs} ms after the disk filled; refused at batch ${batches}; ready again ${recoveredAfterMs} ms after the last failed write`);
-  }, 120_000);
+  });
 });
 
 describe.skipIf(!servicesMode)('services mode: PostgreSQL refusing writes for lack of space', () => {
@@ -159,7 +161,7 @@ describe.skipIf(!servicesMode)('services mode: PostgreSQL refusing writes for la
     } catch (err) {
       setupError = `PostgreSQL cannot use a tablespace on this machine's tmpfs (${(err as Error).message})`;
     }
-  }, 120_000);
+  });
 
   afterAll(async () => {
     // Dropping the test's database empties the tablespace, which can then go.
@@ -185,10 +187,10 @@ describe.skipIf(!servicesMode)('services mode: PostgreSQL refusing writes for la
     const lastFailureAt = Date.now();
 
     fs.rmSync(filler);
-    await waitFor('/readyz to answer 200 without any write', async () => (await readyz(app)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
+    await until('/readyz to answer 200 without any write', async () => (await readyz(app)).status === 200, FAILURE_HOLD_MS + SLACK_MS);
     ctx.annotate(`refused at batch ${batches}; ready again ${Date.now() - lastFailureAt} ms after the last failed write`);
     expect((await writeWatches(app, writer.token, 100)).body).toMatchObject({ inserted: 100 });
-  }, 120_000);
+  });
 });
 
 describe('what counts as the database being unable to write', () => {

@@ -21,7 +21,7 @@ let release: () => Promise<void>;
 
 beforeAll(async () => {
   ({ db, release } = await migratedDatabase());
-}, 120_000);
+});
 afterAll(() => release?.());
 
 /** The rule as one statement for one title: the reference the stored lists must equal. */
@@ -109,7 +109,7 @@ describe('precomputed recommendations follow the rule', () => {
     }
     // The catalog is large enough that most titles have a full list, so the candidate cut-off matters.
     expect(withTen).toBeGreaterThan(1000);
-  }, 300_000);
+  });
 
   it('ranks by shared genres among the 100 most popular candidates only, then popularity, then id, never the title itself', () => {
     const t = (id: number, genres: string[], popularity: number, extra: Partial<{ type: 'movie' | 'show'; isAnime: boolean }> = {}) => ({
@@ -185,7 +185,7 @@ describe('recomputed when the catalog changes', () => {
     expect(after).not.toEqual(before);
     expect(after).toContain(added!.id);
     expect((await stored()).has(added!.id)).toBe(true);
-  }, 120_000);
+  });
 
   it('the job recomputes them when a title changed since, and does nothing when none did', async () => {
     const em = db.orm.em.fork();
@@ -206,7 +206,7 @@ describe('recomputed when the catalog changes', () => {
     expect(summary.titles).toBeGreaterThan(1500);
     expect((await stored()).get(first.id)![0]).toBe(other!.id);
     expect(await refreshStaleRecommendations(em)).toEqual({ titles: 0 });
-  }, 120_000);
+  });
 
   it('a title without a list yet (inserted behind the importer\'s back) makes them stale', async () => {
     const em = db.orm.em.fork();
@@ -215,5 +215,5 @@ describe('recomputed when the catalog changes', () => {
     expect(summary.titles).toBeGreaterThan(1500);
     const [late] = await typed(em).selectFrom('title').select('id').where('movie_db_id', '=', BASE_ID + 6000).execute();
     expect((await stored()).get(late!.id)!.length).toBe(RECOMMENDATIONS_LIMIT);
-  }, 120_000);
+  });
 });

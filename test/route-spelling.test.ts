@@ -100,7 +100,7 @@ describe('every route answers only its own spelling', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
-  }, 120_000);
+  });
   afterAll(() => app?.stop());
 
   it('reaches no handler through any other spelling, on every Express route and every procedure', async () => {
@@ -153,7 +153,7 @@ describe('the review\'s attacks, with the limits on', () => {
     app = await startTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
     publicClient = (await makeApp(app, { scopes: ['profile:read', 'history:read'] })).client_id;
     confidential = await makeApp(app, { confidential: true });
-  }, 120_000);
+  });
   afterAll(() => app?.stop());
 
   let nextAddress = 1;

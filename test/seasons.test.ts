@@ -31,7 +31,7 @@ beforeAll(async () => {
      from episode e join title t on t.id = e.title_id where t.type = 'show' and t.movie_db_id = $1 order by 1, 2`,
     [FIRST_SHOW],
   );
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const get = (token: string | null, path: string) => platform(app, token, 'GET', path);

@@ -54,7 +54,7 @@ describe('transitions over HTTP', () => {
       params: [],
     });
     show = row!.movie_db_id;
-  }, 60_000);
+  });
   afterAll(() => app?.stop());
 
   const statusOf = async (m: Member, type = 'show', id = show) => {

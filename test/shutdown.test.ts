@@ -11,10 +11,11 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { openDatabase } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { startTestApp } from './helpers/app.ts';
-import { exited, startChildServer, waitFor } from './helpers/child-server.ts';
+import { exited, startChildServer } from './helpers/child-server.ts';
 import { servicesMode, type TestDatabase } from './helpers/db.ts';
 import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { newKey } from './helpers/sync-client.ts';
+import { until } from './helpers/wait.ts';
 
 let database: TestDatabase;
 let user: Member;
@@ -26,7 +27,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 1 });
   user = await member(app, 'stopper', ['history:write', 'history:read', 'events:read']);
   await app.close();
-}, 60_000);
+});
 afterAll(() => database?.cleanup());
 
 type Write = { watchedAt: string; requestId?: string | null; status?: number; connection?: string | null; error?: string };
@@ -68,7 +69,7 @@ async function halfSentWrite(port: number, token: string, watchedAt: string) {
   s.on('data', (d: Buffer) => (text += d.toString()));
   const closed = new Promise<void>((resolve) => s.once('close', () => resolve()));
   s.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
-  await waitFor('the health check answer', () => text.includes('"status":"ok"'));
+  await until('the health check answer', () => text.includes('"status":"ok"'), 60_000);
   text = '';
   const body = JSON.stringify({ items: [{ client_item_id: 'half', movie_db_id: SPIRITED_AWAY, watched_at: watchedAt }] });
   const half = Math.floor(body.length / 2);
@@ -104,7 +105,7 @@ it('SIGTERM under load: in-flight writes finish, no accepted write is lost, the 
         streamText += new TextDecoder().decode(value);
       }
     })();
-    await waitFor('the event stream to connect', () => streamText.includes(': connected'));
+    await until('the event stream to connect', () => streamText.includes(': connected'), 60_000);
     const idle = await idleKeepAlive(child.port);
     const halfWatchedAt = '2021-01-01T00:00:00.000Z';
     const half = await halfSentWrite(child.port, user.token, halfWatchedAt);
@@ -137,17 +138,17 @@ it('SIGTERM under load: in-flight writes finish, no accepted write is lost, the 
     const writers = Array.from({ length: 4 }, writer);
 
     // Some writes answered, then SIGTERM the moment another one is held open (between its writes and its commit).
-    await waitFor('four writes answered', () => writes.filter((w) => w.status === 200).length >= 4);
+    await until('four writes answered', () => writes.filter((w) => w.status === 200).length >= 4, 60_000);
     const heldBefore = child.logs.filter((l) => l.msg === 'sync batch held open').length;
-    await waitFor('another batch held open', () => child.logs.filter((l) => l.msg === 'sync batch held open').length > heldBefore);
+    await until('another batch held open', () => child.logs.filter((l) => l.msg === 'sync batch held open').length > heldBefore, 60_000);
     child.process.kill('SIGTERM');
-    await waitFor('"shutting down"', () => child.logs.some((l) => l.msg === 'shutting down'));
+    await until('"shutting down"', () => child.logs.some((l) => l.msg === 'shutting down'), 60_000);
 
     // The port is closed at once, while the half-sent write is still in flight; that write, finished
     // now, is answered and applied, and its connection closed. ("At once": the log line is written just
     // before the port closes, so on a busy machine the child may be descheduled between the two; the
     // half-sent write cannot be answered before it is finished, so it is still in flight meanwhile.)
-    await waitFor('the port closed', async () => (await connectError(child.port)) === 'ECONNREFUSED', 2_000);
+    await until('the port closed', async () => (await connectError(child.port)) === 'ECONNREFUSED', 2_000);
     const late = await half.finish();
     expect(late.statusLine).toBe('HTTP/1.1 200 OK');
     expect(late.headers.connection).toBe('close');
@@ -194,7 +195,7 @@ it('SIGTERM under load: in-flight writes finish, no accepted write is lost, the 
   } finally {
     await child.kill();
   }
-}, 120_000);
+});
 
 it('a second SIGTERM exits at once (1), without waiting for the requests in flight', async () => {
   const child = await startChildServer(database, { SHUTDOWN_GRACE_MS: '60000' });
@@ -202,14 +203,14 @@ it('a second SIGTERM exits at once (1), without waiting for the requests in flig
     // In flight until its body is finished, which it never is.
     await halfSentWrite(child.port, user.token, '2021-06-01T00:00:00.000Z');
     child.process.kill('SIGTERM');
-    await waitFor('"shutting down"', () => child.logs.some((l) => l.msg === 'shutting down'));
+    await until('"shutting down"', () => child.logs.some((l) => l.msg === 'shutting down'), 60_000);
     child.process.kill('SIGTERM');
     expect(await exited(child.process)).toBe(1);
     expect(child.logs.map((l) => l.msg)).toContain('second signal: exiting without finishing the shutdown');
   } finally {
     await child.kill();
   }
-}, 120_000);
+});
 
 it('the end of the grace period cuts the connections still open, then the shutdown completes', async () => {
   const child = await startChildServer(database, { SHUTDOWN_GRACE_MS: '300' });
@@ -223,4 +224,4 @@ it('the end of the grace period cuts the connections still open, then the shutdo
   } finally {
     await child.kill();
   }
-}, 120_000);
+});

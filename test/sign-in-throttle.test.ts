@@ -19,7 +19,7 @@ beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
   for (const name of ['throttled', 'resets', 'onip', 'browser_user', 'looped', 'neighbour']) await makeUser(app, name);
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -101,5 +101,5 @@ describe('the sign-in page of an authorization', () => {
     } finally {
       await context.close();
     }
-  }, 120_000);
+  });
 });

@@ -23,7 +23,7 @@ let browser: Browser;
 beforeAll(async () => {
   app = await startTestApp();
   browser = await launchBrowser();
-}, 120_000);
+});
 afterAll(async () => {
   await browser?.close();
   await app?.stop();
@@ -71,7 +71,7 @@ describe('/account/sign-up', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('sign-up in the middle of an authorization', () => {
@@ -108,7 +108,7 @@ describe('sign-up in the middle of an authorization', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 
   it("a return link opened in another browser signs nobody in: that browser is told so, the first still asks for a sign-in", async () => {
     const c = await newCodeClient(app, { scopes: ['profile:read'] });
@@ -134,14 +134,14 @@ describe('sign-up in the middle of an authorization', () => {
       await starter.close();
       await other.close();
     }
-  }, 60_000);
+  });
 });
 
 describe('with SIGNUPS=closed', () => {
   let closed: TestApp;
   beforeAll(async () => {
     closed = await startTestApp({ SIGNUPS: 'closed' });
-  }, 120_000);
+  });
   afterAll(() => closed?.stop());
 
   it('GET /account/sign-up is 404 saying sign-ups are closed, with or without a return path', async () => {
@@ -189,7 +189,7 @@ describe('with SIGNUPS=closed', () => {
     } finally {
       await context.close();
     }
-  }, 60_000);
+  });
 
   it('the first start says sign-ups are closed and how accounts are made', async () => {
     const demo = await createDemoAccount(closed.db.orm.em.fork(), closed.url, 'closed');

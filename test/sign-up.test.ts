@@ -16,7 +16,7 @@ import { cookiesOf, postSignUp, signUpForm } from './helpers/sign-up.ts';
 let app: TestApp;
 beforeAll(async () => {
   app = await startTestApp({ TRUST_PROXY: '127.0.0.1' });
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const PASSWORD = 'a long enough password';
@@ -138,7 +138,7 @@ describe('a taken username', () => {
     expect(answers.map((a) => a.status).sort()).toEqual([303, 409, 409, 409, 409, 409]);
     for (const a of answers.filter((x) => x.status === 409)) expect(a.text).toContain('That username is taken');
     expect(await usersNamed('racer')).toBe(1);
-  }, 60_000);
+  });
 });
 
 describe('the throttle', () => {
@@ -160,7 +160,7 @@ describe('the throttle', () => {
     expect(await usersNamed('one_more')).toBe(0);
     // Another address is not held back.
     expect((await postSignUp(app, { username: 'one_more', password: PASSWORD, confirm: PASSWORD }, freshAddress())).status).toBe(303);
-  }, 60_000);
+  });
 });
 
 describe('the return path', () => {

@@ -7,7 +7,9 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { IMPORT_DEADLINE_MS } from './helpers/catalog.ts';
 import { servicesMode } from './helpers/db.ts';
+import { until } from './helpers/wait.ts';
 
 const main = path.resolve(import.meta.dirname, '../src/main.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-start-'));
@@ -31,11 +33,23 @@ async function start(): Promise<Started> {
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
-    if (logs.some((l) => l.msg === 'listening')) return { child, url, logs, stderr: () => stderr };
-    await new Promise((r) => setTimeout(r, 100));
+  try {
+    // A first start imports the demo catalog before it listens.
+    await until(
+      '"listening"',
+      () => {
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+        return logs.some((l) => l.msg === 'listening');
+      },
+      IMPORT_DEADLINE_MS,
+      100,
+    );
+  } catch (err) {
+    // Not left importing behind the failed test.
+    child.kill('SIGKILL');
+    throw err;
   }
+  return { child, url, logs, stderr: () => stderr };
 }
 
 function stop(s: Started): Promise<number | null> {
@@ -73,7 +87,7 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
     } finally {
       expect(await stop(s)).toBe(0);
     }
-  }, 120_000);
+  }, IMPORT_DEADLINE_MS + 60_000);
 
   it('keeps the data across a restart and imports nothing again', async () => {
     const s = await start();
@@ -84,7 +98,7 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
     } finally {
       expect(await stop(s)).toBe(0);
     }
-  }, 60_000);
+  });
 
   it('refuses a second server on a data directory another server owns', async () => {
     const s = await start();
@@ -93,5 +107,5 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
     } finally {
       await stop(s);
     }
-  }, 60_000);
+  });
 });

@@ -5,22 +5,16 @@
 // the kill lands there.
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { startTestApp } from './helpers/app.ts';
-import { startChildServer, waitFor, type ChildServer } from './helpers/child-server.ts';
+import { startChildServer, type ChildServer } from './helpers/child-server.ts';
 import type { TestDatabase } from './helpers/db.ts';
-import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
+import { member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { newKey } from './helpers/sync-client.ts';
+import { until } from './helpers/wait.ts';
 
 let database: TestDatabase;
 let user: Member;
 
-async function call(c: ChildServer, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) {
-  const res = await fetch(`${c.url}/api/platform/v1${pathAndQuery}`, {
-    method,
-    headers: { authorization: `Bearer ${user.token}`, ...(body ? { 'content-type': 'application/json' } : {}), ...headers },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown> };
-}
+const call = (c: ChildServer, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}) => platform(c, user.token, method, pathAndQuery, body, headers);
 
 async function historyChanges(c: ChildServer): Promise<number> {
   const res = await call(c, 'GET', '/me/sync/changes?resources=history&limit=1000');
@@ -35,7 +29,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 1 });
   user = await member(app, 'crasher', ['history:write', 'history:read']);
   await app.close();
-}, 60_000);
+});
 afterAll(() => database?.cleanup());
 
 it('kill -9 in the middle of a batch leaves none of it, and the retry applies it once', async () => {
@@ -44,7 +38,7 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
 
   const doomed = await startChildServer(database, {}, { syncHoldMs: 5000 });
   const answer = call(doomed, 'POST', '/sync/history', { items }, { 'idempotency-key': key }).catch((err: Error) => err);
-  await waitFor('the batch held open', () => doomed.logs.some((l) => l.msg === 'sync batch held open'));
+  await until('the batch held open', () => doomed.logs.some((l) => l.msg === 'sync batch held open'), 60_000);
   await doomed.kill();
   expect(doomed.process.signalCode).toBe('SIGKILL');
   expect(await answer).toBeInstanceOf(Error);
@@ -71,4 +65,4 @@ it('kill -9 in the middle of a batch leaves none of it, and the retry applies it
   } finally {
     await server.stop();
   }
-}, 120_000);
+});

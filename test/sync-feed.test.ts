@@ -29,7 +29,7 @@ beforeAll(async () => {
   ]);
   await bulk(app, bob.token, 'ratings', [{ movie_db_id: FIRST_SHOW, type: 'show', remove: true }]);
   await settled(app, bob.userId);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('GET /me/sync/changes', () => {
@@ -104,14 +104,17 @@ describe('GET /me/sync/changes', () => {
     const m = await member(app, 'racer', ['ratings:read']);
     let t2Committed!: () => void;
     const afterT2 = new Promise<void>((r) => (t2Committed = r));
+    let t1HasXid!: () => void;
+    const t1Began = new Promise<void>((r) => (t1HasXid = r));
     const change = (v: number) => [{ resource: 'ratings' as const, resourceId: 'x', op: 'upsert' as const, data: { v } }];
     // T1 takes the lower xid first, but writes the item after T2 has committed (as a row lock orders them).
     const t1 = transaction(em(), async (tx) => {
       await query(tx, { text: 'select pg_current_xact_id()', params: [] });
+      t1HasXid();
       await afterT2;
       await recordChanges(tx, m.userId, change(1));
     });
-    await new Promise((r) => setTimeout(r, 50));
+    await Promise.race([t1Began, t1]);
     await transaction(em(), (tx) => recordChanges(tx, m.userId, change(2)));
     t2Committed();
     await t1;
@@ -243,5 +246,5 @@ describe('no change is skipped', () => {
     expect(seenAtHalf).toBeGreaterThan(0);
     expect(seenAtHalf).toBeLessThanOrEqual(WRITERS * HALF * PER_TXN);
     expect(seen.size).toBe(WRITERS * TXNS * PER_TXN);
-  }, 120_000);
+  });
 });

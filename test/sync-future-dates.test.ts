@@ -8,7 +8,8 @@ import { FUTURE_SKEW_MS } from '../src/core/wire/dates.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { changesOf } from './helpers/change-log.ts';
 import { expectError } from './helpers/envelope.ts';
-import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, type Answer } from './helpers/seed.ts';
+import type { Answer } from './helpers/http.ts';
+import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { bulk } from './helpers/sync-client.ts';
 
 let app: TestApp;
@@ -18,7 +19,7 @@ const DAY = 86_400_000;
 beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** A date-time this far from now: well past the allowance, or well inside it. */

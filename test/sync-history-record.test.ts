@@ -13,7 +13,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 1 });
   dana = await member(app, 'dana', ['history:write', 'history:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 describe('history change records', () => {

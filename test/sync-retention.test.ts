@@ -17,7 +17,7 @@ const em = () => db.orm.em.fork();
 
 beforeAll(async () => {
   ({ db, release } = await migratedDatabase());
-}, 60_000);
+});
 afterAll(() => release?.());
 
 const change = (resourceId: string, op: 'upsert' | 'delete', n: number): Change => ({ resource: 'ratings', resourceId, op, data: op === 'delete' ? null : { n } });

@@ -47,7 +47,7 @@ beforeAll(async () => {
   await rate(app, alice.userId, show, 5, 'season', 2);
   await rate(app, alice.userId, show, 10, 'episode', 1, 1);
   await setTitleState(app, alice.userId, show, { status: 'watching' });
-}, 120_000);
+});
 afterAll(() => app?.stop());
 
 const get = (token: string | null, path: string) => platform(app, token, 'GET', path);

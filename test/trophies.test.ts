@@ -39,7 +39,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 3 });
   const rows = await query<{ movie_db_id: number }>(em(), { text: `select movie_db_id from title where type = 'movie' order by movie_db_id <> $1, movie_db_id`, params: [SPIRITED_AWAY] });
   movies = rows.map((r) => r.movie_db_id);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** Runs the trophy job once the users' writes are below the feed's horizon (other test files' open transactions hold it back on a shared server). */

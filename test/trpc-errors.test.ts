@@ -21,7 +21,7 @@ beforeAll(async () => {
   });
   app = await startTestApp({}, { log: pino({ level: 'info' }, sink) });
   alice = await member(app, 'errors', ['lists:read']);
-}, 60_000);
+});
 afterAll(() => app?.stop());
 
 /** Anything that points into the server's code: a stack frame, a source path, a file name with a line. */

@@ -6,7 +6,7 @@
 // only) and sets the flag on the schemas themselves (`_zod.def.coerce`), so at start-up each body
 // field's flag is pinned to what the schema author wrote (an explicit z.coerce stays). Path
 // parameters, merged into the same input, are strings and keep the library's coercion. Pinned by
-// test/json-body-types.test.ts.
+// test/unit/json-body-types.test.ts.
 import type { OpenApiRouter } from 'trpc-to-openapi';
 import { listProcedures } from '../rpc/router-procedures.ts';
 

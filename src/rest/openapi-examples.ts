@@ -5,7 +5,7 @@
 // Success bodies are drawn from the response schemas by `sampleSchema`, with plausible values chosen
 // by field name (one movie, one user, one app throughout), then adjusted per component and per operation
 // where the shape alone says too little. Drawn from the schemas, the examples follow them as they
-// change; test/openapi-lint.test.ts checks every example against its schema (Spectral's
+// change; test/unit/openapi-lint.test.ts checks every example against its schema (Spectral's
 // oas3-valid-media-example) so one that stops matching fails the build.
 import { PLATFORM_BASE } from './envelope.ts';
 import { OAUTH2, type SecurityRequirement } from './openapi-security.ts';

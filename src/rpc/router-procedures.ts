@@ -1,7 +1,7 @@
 // The one place that reads a tRPC router's procedure table. tRPC v11 has no public accessor for the
 // procedures of a router with their metadata: `router._def.procedures` (flat, by dotted path) and each
 // procedure's `_def` (type, meta, input parsers) are marked internal, yet they are what trpc-to-openapi
-// itself reads to serve and document a router. Pinned by test/router-procedures.test.ts.
+// itself reads to serve and document a router. Pinned by test/unit/router-procedures.test.ts.
 import type { AnyRouter } from '@trpc/server';
 import type { Meta } from './trpc.ts';
 

@@ -10,6 +10,7 @@ import path from 'node:path';
 import type { Readable } from 'node:stream';
 import { freePort } from './app.ts';
 import type { TestDatabase } from './db.ts';
+import { until } from './wait.ts';
 
 const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
 const CHILD_MAIN = path.resolve(import.meta.dirname, 'child-main.ts');
@@ -36,15 +37,6 @@ export type ChildServer = {
   /** SIGKILL unless it has already exited, and wait for the exit (a test's cleanup, whatever happened). */
   kill(): Promise<void>;
 };
-
-/** Polls `ready` every 20 ms until it is true; throws after `timeoutMs` naming `what`. */
-export async function waitFor(what: string, ready: () => boolean | Promise<boolean>, timeoutMs = 60_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!(await ready())) {
-    if (Date.now() > deadline) throw new Error(`timed out after ${timeoutMs} ms waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 20));
-  }
-}
 
 /** Resolves with the exit code (null when a signal ended it) once the process has exited. */
 export function exited(child: ChildProcess): Promise<number | null> {
@@ -126,7 +118,7 @@ export async function spawnChild(name: string, env: Record<string, string>, opts
 export async function waitForLog(child: ChildServer, what: string, matches: (line: LogLine) => boolean, timeoutMs = 60_000): Promise<LogLine> {
   let found: LogLine | undefined;
   try {
-    await waitFor(
+    await until(
       `${child.name} to log ${what}`,
       () => {
         found = child.logs.find(matches);

@@ -1,8 +1,7 @@
 // The platform's error envelope, asserted exactly: the status, the machine code, and nothing but
 // {error, message, request_id} (plus what `extra` names), with request_id the X-Service-Request-Id header.
 import { expect } from 'vitest';
-
-type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
+import type { Answer } from './http.ts';
 
 export function expectError(res: Answer, status: number, code: string, extra: Record<string, unknown> = {}): void {
   expect({ status: res.status, error: res.body.error }).toEqual({ status, error: code });

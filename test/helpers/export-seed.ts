@@ -4,6 +4,7 @@ import { expect } from 'vitest';
 import { SCOPES } from '../../src/core/apps/scopes.ts';
 import { query } from '../../src/core/db/sql.ts';
 import type { TestApp } from './app.ts';
+import { request } from './http.ts';
 import { FIRST_SHOW, member, ok, platform, SPIRITED_AWAY, type Member } from './seed.ts';
 import { bulk } from './sync-client.ts';
 
@@ -69,7 +70,6 @@ export async function seedLibrary(app: TestApp, m: Member): Promise<void> {
 
 /** The export over REST, parsed; with the response for its headers. */
 export async function exportOf(app: TestApp, token: string): Promise<{ status: number; headers: Headers; text: string; body: Record<string, unknown> }> {
-  const res = await fetch(`${app.url}/api/platform/v1/me/export`, { headers: { authorization: `Bearer ${token}` } });
-  const text = await res.text();
-  return { status: res.status, headers: res.headers, text, body: JSON.parse(text) as Record<string, unknown> };
+  const res = await request(app, '/api/platform/v1/me/export', { token });
+  return { ...res, body: JSON.parse(res.text) as Record<string, unknown> };
 }

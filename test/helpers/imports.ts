@@ -2,6 +2,7 @@
 // the hub page), a multipart upload, and polling a run's JSON until it ends.
 import type { TestApp } from './app.ts';
 import { makeUser, postAccountSignIn } from './oauth.ts';
+import { until } from './wait.ts';
 
 export type Session = { cookie: string; csrf: string; userId: string; username: string };
 
@@ -53,11 +54,12 @@ export async function runStatus(app: TestApp, s: Session, id: string): Promise<{
 
 /** Polls the run until it is done or failed. */
 export async function finished(app: TestApp, s: Session, id: string, timeoutMs = 60_000): Promise<RunJson> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const { body } = await runStatus(app, s, id);
-    if (body.status === 'done' || body.status === 'failed') return body;
-    if (Date.now() > deadline) throw new Error(`run ${id} still ${body.status} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
+  let body!: RunJson;
+  await until(`run ${id} to finish`, async () => {
+    ({ body } = await runStatus(app, s, id));
+    return body.status === 'done' || body.status === 'failed';
+  }, timeoutMs, 100).catch((err: Error) => {
+    throw new Error(`${err.message} (still ${body.status})`, { cause: err });
+  });
+  return body;
 }

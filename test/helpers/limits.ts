@@ -1,7 +1,6 @@
 // Shared steps of the rate-limit tests: many requests at a bounded concurrency, and the header checks.
 import { expect } from 'vitest';
-
-export type LimitAnswer = { status: number; headers: Headers; body: Record<string, unknown> };
+import type { Answer } from './http.ts';
 
 /** `n` calls, `width` at a time; returns the answers in order of sending. */
 export async function many<T>(n: number, width: number, send: (i: number) => Promise<T>): Promise<T[]> {
@@ -18,7 +17,7 @@ export async function many<T>(n: number, width: number, send: (i: number) => Pro
   return out;
 }
 
-export function expectHeaders(a: LimitAnswer, limit: number, remaining?: number): void {
+export function expectHeaders(a: Answer, limit: number, remaining?: number): void {
   expect(a.headers.get('x-ratelimit-limit')).toBe(String(limit));
   if (remaining !== undefined) expect(a.headers.get('x-ratelimit-remaining')).toBe(String(remaining));
   const reset = Number(a.headers.get('x-ratelimit-reset'));

@@ -5,6 +5,7 @@ import { createUser } from '../../src/core/accounts/service.ts';
 import { createApp } from '../../src/core/apps/service.ts';
 import type { TestApp } from './app.ts';
 import { screenshotPath } from './browser.ts';
+import { call, type Answer } from './http.ts';
 
 export const PASSWORD = 'correct horse battery';
 
@@ -22,9 +23,8 @@ export async function makeApp(app: TestApp, opts: { name?: string; confidential?
   });
 }
 
-export async function postJson(url: string, body: unknown): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+export function postJson(url: string, body: unknown): Promise<Answer> {
+  return call(url, '', { method: 'POST', body: JSON.stringify(body) });
 }
 
 export async function postForm(url: string, form: Record<string, string>): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
@@ -34,10 +34,8 @@ export async function postForm(url: string, form: Record<string, string>): Promi
 }
 
 /** GET /me with a bearer token (or none). */
-export async function getMe(app: TestApp, accessToken?: string): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const headers: Record<string, string> = accessToken ? { authorization: `Bearer ${accessToken}` } : {};
-  const res = await fetch(`${app.url}/api/platform/v1/me`, { headers });
-  return { status: res.status, body: (await res.json()) as Record<string, unknown>, headers: res.headers };
+export function getMe(app: TestApp, accessToken?: string): Promise<Answer> {
+  return call(app, '/api/platform/v1/me', { token: accessToken });
 }
 
 /** Signs in on the page the browser is on. */

@@ -6,6 +6,7 @@ import { importCatalog } from '../../src/core/catalog/import/index.ts';
 import { MoviesDatasetSource } from '../../src/core/catalog/import/movies-dataset.ts';
 import { SyntheticTvSource, SYNTHETIC_START_ID } from '../../src/core/catalog/import/synthetic-tv.ts';
 import type { TestApp } from './app.ts';
+import { call, type Answer } from './http.ts';
 import { makeApp, makeUser } from './oauth.ts';
 import { issueToken } from './tokens.ts';
 
@@ -38,8 +39,6 @@ export function tokenWith(app: TestApp, m: Member, scopes: string[]): Promise<st
   return issueToken(app, { userId: m.userId, clientId: m.clientId, scope: scopes.join(' ') });
 }
 
-export type Answer = { status: number; body: Record<string, unknown>; headers: Headers };
-
 /** The body of an answer that must be 200 (else the test fails showing the body). */
 export async function ok(answer: Promise<Pick<Answer, 'status' | 'body'>>): Promise<Record<string, unknown>> {
   const res = await answer;
@@ -47,13 +46,7 @@ export async function ok(answer: Promise<Pick<Answer, 'status' | 'body'>>): Prom
   return res.body;
 }
 
-/** A platform API call as `token` (path relative to /api/platform/v1). */
-export async function platform(app: Pick<TestApp, 'url'>, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
-  const res = await fetch(`${app.url}/api/platform/v1${pathAndQuery}`, {
-    method,
-    headers: { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...headers },
-    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-  });
-  const text = await res.text();
-  return { status: res.status, body: (text ? JSON.parse(text) : {}) as Record<string, unknown>, headers: res.headers };
+/** A platform API call as `token` (path relative to /api/platform/v1); `body` is always JSON-encoded. */
+export function platform(app: Pick<TestApp, 'url'>, token: string | null, method: string, pathAndQuery: string, body?: unknown, headers: Record<string, string> = {}): Promise<Answer> {
+  return call(app, `/api/platform/v1${pathAndQuery}`, { method, token, body: body === undefined ? undefined : JSON.stringify(body), headers });
 }

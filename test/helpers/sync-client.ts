@@ -3,7 +3,9 @@
 import { randomUUID } from 'node:crypto';
 import { query } from '../../src/core/db/sql.ts';
 import type { TestApp } from './app.ts';
-import { platform, type Answer } from './seed.ts';
+import type { Answer } from './http.ts';
+import { platform } from './seed.ts';
+import { until } from './wait.ts';
 
 export const newKey = () => `key-${randomUUID()}`;
 
@@ -32,15 +34,12 @@ export async function readFeed(app: TestApp, token: string, query: { cursor?: st
  * on a PostgreSQL server shared with other test files, one of their open writing transactions holds
  * the horizon back (the feed then delivers later, never skips), so tests wait before reading.
  */
-export async function settled(app: TestApp, userId: string, timeoutMs = 30_000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
+export function settled(app: TestApp, userId: string, timeoutMs = 30_000): Promise<void> {
+  return until('the changes to settle', async () => {
     const [row] = await query<{ pending: boolean }>(app.db.orm.em.fork(), {
       text: `select exists (select 1 from change_log where user_id = $1 and xid >= pg_snapshot_xmin(pg_current_snapshot())) as pending`,
       params: [userId],
     });
-    if (!row?.pending) return;
-    if (Date.now() > deadline) throw new Error('changes did not settle');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+    return !row?.pending;
+  }, timeoutMs, 50);
 }

@@ -4,13 +4,13 @@
 // and its message. Matching of the fixtures' titles against a seeded catalog is in import-matching.test.ts.
 import { describe, expect, it } from 'vitest';
 import { zipSync } from 'fflate';
-import { ImportFileError, type ImportRecord, type Importer } from '../src/core/import/records.ts';
-import { importers } from '../src/core/import/sources/index.ts';
-import { starsToRating } from '../src/core/import/sources/letterboxd.ts';
-import { jsonElements } from '../src/core/import/sources/json-elements.ts';
-import { JSON_PIECE_BYTES, MAX_EXPANDED_BYTES } from '../src/core/import/sources/limits.ts';
-import { zipMembers } from '../src/core/import/sources/zip.ts';
-import { chunked, fixtureFiles, fixtureZip, streamedZip } from './helpers/import-fixtures.ts';
+import { ImportFileError, type ImportRecord, type Importer } from '../../src/core/import/records.ts';
+import { importers } from '../../src/core/import/sources/index.ts';
+import { starsToRating } from '../../src/core/import/sources/letterboxd.ts';
+import { jsonElements } from '../../src/core/import/sources/json-elements.ts';
+import { JSON_PIECE_BYTES, MAX_EXPANDED_BYTES } from '../../src/core/import/sources/limits.ts';
+import { zipMembers } from '../../src/core/import/sources/zip.ts';
+import { chunked, fixtureFiles, fixtureZip, streamedZip } from '../helpers/import-fixtures.ts';
 
 async function read(importer: Importer, bytes: Uint8Array | AsyncIterable<Uint8Array>): Promise<ImportRecord[]> {
   const out: ImportRecord[] = [];

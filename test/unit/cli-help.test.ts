@@ -6,12 +6,12 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { UsageError } from '../src/cli/command.ts';
-import { commands } from '../src/cli/commands.ts';
-import { commandHelp } from '../src/cli/help.ts';
-import { progressKind } from '../src/cli/progress.ts';
-import { passwordSource } from '../src/cli/password-input.ts';
-import { runCli } from './helpers/cli.ts';
+import { UsageError } from '../../src/cli/command.ts';
+import { commands } from '../../src/cli/commands.ts';
+import { commandHelp } from '../../src/cli/help.ts';
+import { progressKind } from '../../src/cli/progress.ts';
+import { passwordSource } from '../../src/cli/password-input.ts';
+import { runCli } from '../helpers/cli.ts';
 
 const COMMANDS = [
   'migrate', 'catalog:import', 'user:create', 'user:set-password', 'app:create', 'app:activate', 'app:deactivate', 'app:rotate-secret',

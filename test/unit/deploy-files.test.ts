@@ -5,9 +5,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 
-const root = path.resolve(import.meta.dirname, '..');
+const root = path.resolve(import.meta.dirname, '../..');
 const read = (file: string) => fs.readFileSync(path.join(root, file), 'utf8');
 
 type ComposeService = {
@@ -41,7 +41,7 @@ describe('Dockerfile', () => {
     expect(instruction('RUN').some((l) => /npm ci --omit=dev/.test(l))).toBe(true);
     expect(instruction('USER')).toEqual(['USER node']);
     expect(instruction('EXPOSE')).toEqual(['EXPOSE 3000']);
-    // npm start's command, V8 heap options included (test/start-options.test.ts keeps the two equal).
+    // npm start's command, V8 heap options included (test/unit/start-options.test.ts keeps the two equal).
     expect(instruction('CMD')).toEqual(['CMD ["node", "--max-semi-space-size=16", "--heap-growing-percent=50", "src/main.ts"]']);
     for (const dir of ['src', 'migrations']) expect(instruction('COPY').some((l) => l.includes(` ${dir} `))).toBe(true);
   });

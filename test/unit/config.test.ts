@@ -2,14 +2,14 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { loadConfig } from '../src/config.ts';
+import { loadConfig } from '../../src/config.ts';
 
-const main = path.resolve(import.meta.dirname, '../src/main.ts');
+const main = path.resolve(import.meta.dirname, '../../src/main.ts');
 
 // Vitest puts its own BASE_URL ("/") into the environment: start from a clean one.
 function start(env: Record<string, string>) {
   const clean = Object.fromEntries(Object.entries(process.env).filter(([k]) => !['DATABASE_URL', 'REDIS_URL', 'PORT', 'DATA_DIR', 'BASE_URL', 'LOG_LEVEL', 'HOST'].includes(k)));
-  return spawnSync(process.execPath, [main], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 30_000 });
+  return spawnSync(process.execPath, [main], { env: { ...clean, ...env }, encoding: 'utf8', timeout: 120_000 });
 }
 
 describe('loadConfig', () => {

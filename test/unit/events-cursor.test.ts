@@ -1,7 +1,7 @@
 // The rule each event stream applies to live events (core/events/cursor.ts): ids go out strictly
 // increasing and never twice; an event whose predecessor in the user's log was not sent is a gap.
 import { describe, expect, it } from 'vitest';
-import { StreamCursor } from '../src/core/events/cursor.ts';
+import { StreamCursor } from '../../src/core/events/cursor.ts';
 
 const ev = (id: number, prev: number | null) => ({ id: String(id), prev: prev === null ? null : String(prev) });
 

@@ -7,8 +7,8 @@ import { Document, Spectral, type RulesetDefinition } from '@stoplight/spectral-
 import { Json as JsonParser } from '@stoplight/spectral-parsers';
 import { oas } from '@stoplight/spectral-rulesets';
 import { describe, expect, it } from 'vitest';
-import { platformDocument, publicDocument } from '../src/rest/openapi.ts';
-import { platformRouter, publicRouter } from '../src/rpc/app-router.ts';
+import { platformDocument, publicDocument } from '../../src/rest/openapi.ts';
+import { platformRouter, publicRouter } from '../../src/rpc/app-router.ts';
 
 // A deployment's BASE_URL (the default, http://localhost:3000, draws Redocly's no-server-example.com
 // warning, which is about the servers of a published document).
@@ -57,5 +57,5 @@ describe.each([
     const warnings = findings.filter((f) => f.severity === 'warning');
     if (warnings.length) console.info(`${name} document, ${warnings.length} warning(s):\n${format(warnings)}`);
     expect(errors.length, `errors:\n${format(errors)}`).toBe(0);
-  }, 60_000);
+  });
 });

@@ -1,7 +1,7 @@
 // The title route's private-field rule, for the library module to apply.
 import { describe, expect, it } from 'vitest';
-import type { Actor } from '../src/core/actor.ts';
-import { visiblePrivateFields } from '../src/core/actor-visibility.ts';
+import type { Actor } from '../../src/core/actor.ts';
+import { visiblePrivateFields } from '../../src/core/actor-visibility.ts';
 
 const actor = (...scopes: string[]): Actor => ({ userId: 'u', clientId: 'c', official: false, scopes: new Set(scopes) });
 

@@ -5,9 +5,9 @@ import { initTRPC } from '@trpc/server';
 import { generateOpenApiDocument, normalizePath } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { appRouter, platformRouter, publicRouter } from '../src/rpc/app-router.ts';
-import { listProcedures } from '../src/rpc/router-procedures.ts';
-import type { Meta } from '../src/rpc/trpc.ts';
+import { appRouter, platformRouter, publicRouter } from '../../src/rpc/app-router.ts';
+import { listProcedures } from '../../src/rpc/router-procedures.ts';
+import type { Meta } from '../../src/rpc/trpc.ts';
 
 describe('listProcedures', () => {
   it('lists every procedure of a router by dotted path, with its type, meta and input parsers in order', () => {

@@ -1,7 +1,7 @@
 // The catalog answer cache: shared loads, expiry, failures not remembered, bounded by size, and off at 0
 // seconds.
 import { describe, expect, it, vi } from 'vitest';
-import { createCatalogCache } from '../src/core/catalog/cache.ts';
+import { createCatalogCache } from '../../src/core/catalog/cache.ts';
 
 describe('createCatalogCache', () => {
   it('answers repeated keys from memory, one load for concurrent callers', async () => {

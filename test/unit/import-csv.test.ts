@@ -1,6 +1,6 @@
 // The CSV writer of the unmatched download: RFC 4180 quoting and formula injection defused.
 import { describe, expect, it } from 'vitest';
-import { csvCell, csvLine } from '../src/core/import/csv.ts';
+import { csvCell, csvLine } from '../../src/core/import/csv.ts';
 
 describe('csvCell', () => {
   it('leaves plain text alone and writes empty cells for nothing', () => {

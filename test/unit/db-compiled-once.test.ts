@@ -2,11 +2,11 @@
 // (text and parameters, in order) that building it from that call's own values gives, for every shape,
 // and a statement whose text a value chose is refused rather than reused with the wrong text.
 import { describe, expect, it } from 'vitest';
-import { offline } from '../src/core/db/compile.ts';
-import { compiledOnce } from '../src/core/db/compiled-once.ts';
-import { historyPageQuery, historyPageStatement, type HistoryFilters } from '../src/core/library/history-repository.ts';
-import { titleDetailQuery, titleDetailStatement, type TitleDetailQuery } from '../src/core/titles/repository.ts';
-import { libraryPageQuery, libraryPageStatement } from '../src/core/library/items-repository.ts';
+import { offline } from '../../src/core/db/compile.ts';
+import { compiledOnce } from '../../src/core/db/compiled-once.ts';
+import { historyPageQuery, historyPageStatement, type HistoryFilters } from '../../src/core/library/history-repository.ts';
+import { titleDetailQuery, titleDetailStatement, type TitleDetailQuery } from '../../src/core/titles/repository.ts';
+import { libraryPageQuery, libraryPageStatement } from '../../src/core/library/items-repository.ts';
 
 const alice = '00000000-0000-4000-8000-00000000000a';
 const bob = '00000000-0000-4000-8000-00000000000b';

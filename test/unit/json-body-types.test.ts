@@ -8,7 +8,7 @@ import { initTRPC } from '@trpc/server';
 import { createOpenApiNodeHttpHandler, type OpenApiMeta, type OpenApiRouter } from 'trpc-to-openapi';
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { keepJsonBodyTypes } from '../src/rest/json-body-types.ts';
+import { keepJsonBodyTypes } from '../../src/rest/json-body-types.ts';
 
 /** A router with one POST route (a path parameter, and body fields with and without an explicit z.coerce), fresh schemas each time. */
 function makeRouter() {
