@@ -2,7 +2,7 @@
 // playback), expiry after 30 days (reads hide, the sweep deletes), and the change-feed records.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
-import { sweepPlayback } from '../src/jobs/playback-sweep.ts';
+import { sweepPlayback } from './helpers/jobs.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectError } from './helpers/envelope.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, tokenWith, type Member } from './helpers/seed.ts';

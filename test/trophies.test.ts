@@ -11,7 +11,7 @@ import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches } from '../src/core/library/history-write.ts';
 import { createLogger } from '../src/core/log.ts';
 import { followTrophyChanges, READ_PAGE } from '../src/core/trophies/follow.ts';
-import { startTrophyJob } from '../src/jobs/trophies.ts';
+import { startTrophyJob } from './helpers/jobs.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';

@@ -1,7 +1,7 @@
 // Playback housekeeping every few minutes: expired Continue Watching entries leave the table (with a
 // delete in the change feed; reads already hide them), stream events past the replay window, used or
 // expired stream tickets, and old sessions and event receipts. Each delete is idempotent.
-import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { EntityManager } from '@mikro-orm/postgresql';
 import { sweepStreamEvents } from '../core/events/stream-log.ts';
 import { sweepTickets } from '../core/events/tickets.ts';
 import { sweepContinueWatching } from '../core/playback/continue-watching.ts';
@@ -18,7 +18,5 @@ async function sweepWith(em: EntityManager): Promise<Record<string, number>> {
     sessions: await sweepSessions(em.fork()),
   };
 }
-
-export const sweepPlayback = (orm: MikroORM): Promise<Record<string, number>> => sweepWith(orm.em);
 
 export const playbackSweepJob: Job = { name: 'playback-sweep', intervalMs: PLAYBACK_SWEEP_INTERVAL_MS, run: (em) => sweepWith(em) };
