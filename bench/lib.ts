@@ -79,7 +79,7 @@ export function tempDataDir(): string {
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
 /** A process's resident set size now (VmRSS) and its peak over its life (VmHWM), in KiB (Linux /proc). */
-function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
+export function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
   if (!pid) return null;
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
