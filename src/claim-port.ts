@@ -2,7 +2,7 @@
 // this user may not open, is found here, before the database is opened or migrated and before the demo
 // account's password is printed; it stops start-up with one line naming the setting (START_EXIT.cannotClaim).
 import type http from 'node:http';
-import { START_EXIT, StartFailure } from './core/start-failure.ts';
+import { START_EXIT, StartFailure } from './core/db/start-failure.ts';
 
 function listenProblem(err: NodeJS.ErrnoException, host: string, port: number): string {
   const where = `PORT ${port} on HOST ${host}`;

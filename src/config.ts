@@ -2,7 +2,7 @@
 // naming the variable and what is wrong (see loadConfig's caller in main.ts and cli.ts).
 import path from 'node:path';
 import { z } from 'zod';
-import { START_EXIT } from './core/start-failure.ts';
+import { START_EXIT } from './core/db/start-failure.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 

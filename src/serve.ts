@@ -3,7 +3,7 @@
 import { loadConfigOrExit } from './config.ts';
 import { createLogger } from './core/log.ts';
 import { startServer, type ServerDeps } from './server.ts';
-import { StartFailure } from './core/start-failure.ts';
+import { StartFailure } from './core/db/start-failure.ts';
 
 /** After the grace period, this long for the jobs and the pools to close before the process quits anyway. */
 const CLOSE_BACKSTOP_MS = 5_000;

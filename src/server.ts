@@ -26,7 +26,7 @@ import { databaseMetrics, watchFeedLag } from './core/metrics/registry.ts';
 import type { SyncCommitHook } from './rpc/trpc.ts';
 import { claimPort } from './claim-port.ts';
 import { startingApp } from './rest/starting.ts';
-import { redactUrl } from './core/start-failure.ts';
+import { redactUrl } from './core/db/start-failure.ts';
 
 /** How long start-up waits for Redis to deliver events before it goes on without (ms). */
 const REDIS_WAIT_MS = 2_000;

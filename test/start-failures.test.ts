@@ -1,5 +1,5 @@
 // A start that never misleads, as real processes: a start that cannot work stops with ONE line on
-// stderr naming the setting to fix, and an exit code per kind (core/start-failure.ts, the README's
+// stderr naming the setting to fix, and an exit code per kind (core/db/start-failure.ts, the README's
 // table), never a stack or a JSON fatal, never a password; the port is claimed before any slow work and
 // answers 503 until the service is ready; a missing database is created only when DATABASE_CREATE says
 // so; and SIGTERM to `npm start` stops the service (npm's shell execs node: package.json).

@@ -8,7 +8,7 @@ import { ApiError } from '../core/errors.ts';
 import { commands } from './commands.ts';
 import { asksForHelp, commandHelp, globalHelp, PREFIX } from './help.ts';
 import { UsageError } from './command.ts';
-import { StartFailure } from '../core/start-failure.ts';
+import { StartFailure } from '../core/db/start-failure.ts';
 
 /** What the commands work with besides the configuration: the CLI as deployed gives none (the defaults). */
 export type CliDeps = {

@@ -13,7 +13,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { guardedDoor } from './embedded-guard.ts';
 import { readTemplate } from './embedded-template.ts';
-import { START_EXIT, StartFailure } from '../start-failure.ts';
+import { START_EXIT, StartFailure } from './start-failure.ts';
 
 /** Sockets are named the way libpq expects: `<dir>/.s.PGSQL.<port>`. The public one: */
 const EMBEDDED_PORT = 5432;

@@ -1,5 +1,5 @@
 // Services mode: the database DATABASE_URL names is reached once, before the ORM opens its pool, so a
-// start that cannot work says why in one line (core/start-failure.ts) instead of failing later inside
+// start that cannot work says why in one line (start-failure.ts) instead of failing later inside
 // a query with a driver's stack trace:
 // - a server that does not answer, or refuses the credentials: exit 3, naming DATABASE_URL;
 // - a database that does not exist on it: exit 4, with the command that creates it. It is created here
@@ -9,7 +9,7 @@
 //   then always finds the database in place.
 import pg from 'pg';
 import type { Logger } from '../log.ts';
-import { START_EXIT, StartFailure, connectionProblem, redactUrl } from '../start-failure.ts';
+import { START_EXIT, StartFailure, connectionProblem, redactUrl } from './start-failure.ts';
 
 /** A server that has not accepted the connection in this long counts as not answering. */
 const CONNECT_TIMEOUT_MS = 10_000;
@@ -28,7 +28,7 @@ function targetOf(url: string): Target {
 
 /** A word for a shell: as is when it is plain, else single-quoted. */
 function shellWord(s: string): string {
-  return /^[A-Za-z0-9_.\/:@-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
+  return /^[A-Za-z0-9_./:@-]+$/.test(s) ? s : `'${s.replaceAll("'", `'\\''`)}'`;
 }
 
 const sqlName = (s: string) => `"${s.replaceAll('"', '""')}"`;
