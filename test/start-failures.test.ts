@@ -13,6 +13,7 @@ import { freePort } from './helpers/app.ts';
 import { exited, spawnChild, waitForLog, type ChildServer } from './helpers/child-server.ts';
 import { freshDatabase, servicesMode, type TestDatabase } from './helpers/db.ts';
 import { call } from './helpers/http.ts';
+import { descendantsOf, processAlive } from './helpers/processes.ts';
 import { until } from './helpers/wait.ts';
 
 let database: TestDatabase;
@@ -49,26 +50,6 @@ function refused(port: number): Promise<boolean> {
     });
     s.once('error', (e: NodeJS.ErrnoException) => resolve(e.code === 'ECONNREFUSED'));
   });
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The pids of `pid`'s descendants (Linux /proc). */
-function descendantsOf(pid: number): number[] {
-  let children: number[] = [];
-  try {
-    children = fs.readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    // gone already
-  }
-  return children.flatMap((c) => [c, ...descendantsOf(c)]);
 }
 
 it('a busy port: one line naming PORT, exit 5, before the database is even opened', async () => {
