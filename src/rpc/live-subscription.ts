@@ -14,7 +14,7 @@ import type { OpenStream, OpenStreamRequest, StreamSink } from '../core/events/l
 import { toTrpcError } from './errors.ts';
 
 /** One message of the subscription: an event as GET /playback/events names it, or the stream's start. */
-export type LiveEvent = { name: string; data: Record<string, unknown> };
+type LiveEvent = { name: string; data: Record<string, unknown> };
 
 /** Events not yet taken by tRPC's writer, at most (a client this far behind reconnects and replays). */
 const MAX_QUEUED = 1000;
@@ -70,7 +70,8 @@ export async function* liveEvents(
   open: OpenStream,
   req: Omit<OpenStreamRequest, 'sink'>,
   signal: AbortSignal | undefined,
-): AsyncGenerator<TrackedEnvelope<LiveEvent>, void> {
+  // Spelled out, not LiveEvent: the client package's declarations print this type and know no server alias.
+): AsyncGenerator<TrackedEnvelope<{ name: string; data: Record<string, unknown> }>, void> {
   const sink = new QueueSink();
   let stream;
   try {
