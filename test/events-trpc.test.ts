@@ -8,7 +8,10 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, isServiceError, type Client, type GetToken, type ServiceError } from '../packages/client/src/index.ts';
 import { eventBusOf } from '../src/core/events/registry.ts';
 import { SSE_TIMING } from '../src/core/events/live-stream.ts';
-import { startTestApp, type TestApp } from './helpers/app.ts';
+import type { RedisEventBus } from '../src/core/events/bus.ts';
+import { freePort, startTestApp, type TestApp } from './helpers/app.ts';
+import { servicesMode } from './helpers/db.ts';
+import { RedisServer } from './helpers/redis-server.ts';
 import { postForm } from './helpers/oauth.ts';
 import { member, platform, seedCatalog, SPIRITED_AWAY, tokenWith, type Member } from './helpers/seed.ts';
 import { until } from './helpers/wait.ts';
@@ -33,22 +36,25 @@ type Received = { id: string; name: string; data: Record<string, unknown> };
 /** A subscription through the client package: what came, in order, and how it ended. */
 function subscribe(client: Client, input?: { lastEventId: string }) {
   const got: Received[] = [];
-  const state = { error: null as ServiceError | null, states: [] as string[] };
+  const state = { error: null as ServiceError | null, states: [] as string[], retried: [] as Array<number | undefined> };
   const subscription = client.platform.playback.events.subscribe(input, {
     onData: ({ id, data }) => got.push({ id, ...data }),
     onError: (err) => (state.error = err),
-    onConnectionStateChange: (s) => state.states.push(s.state),
+    onConnectionStateChange: (s) => {
+      state.states.push(s.state);
+      if (s.error && isServiceError(s.error)) state.retried.push(s.error.data?.httpStatus);
+    },
   });
   const handle = { got, state, stop: () => subscription.unsubscribe() };
   open.push(handle);
   return handle;
 }
 
-const tokenClient = (token: string | undefined) => createClient({ baseUrl: app.url, token });
+const tokenClient = (token: string | undefined, target = app) => createClient({ baseUrl: target.url, token });
 
 let seq = 0;
-const play = async (token: string, action: string, session = 'trpc') => {
-  const res = await platform(app, token, 'POST', `/playback/${action}`, {
+const play = async (token: string, action: string, session = 'trpc', target = app) => {
+  const res = await platform(target, token, 'POST', `/playback/${action}`, {
     event_id: `trpc-${++seq}`,
     event_created_at: Date.now() - 60_000 + seq,
     media_type: 'movie',
@@ -227,5 +233,42 @@ describe('a revoked token ends the subscription', () => {
     expect(refreshing.got.map((e) => e.name)).toEqual(['stream.open', 'playback.start', 'playback.pause']);
     expect(refreshing.state.error).toBeNull();
     expect(fixed.got.map((e) => e.name)).toEqual(['stream.open', 'playback.start']);
+  });
+});
+
+describe.skipIf(!servicesMode)('through Redis faults (services mode)', () => {
+  let redis: RedisServer;
+  let faulty: TestApp;
+  const delivering = () => (eventBusOf(faulty.db.orm.em) as RedisEventBus).delivering;
+
+  beforeAll(async () => {
+    redis = new RedisServer(await freePort());
+    await redis.start();
+    faulty = await startTestApp({ REDIS_URL: redis.url, REDIS_KEY_PREFIX: `trpcfaults${process.pid}` }, { sameDatabaseAs: app });
+  });
+  afterAll(async () => {
+    await faulty?.stop();
+    await redis?.kill();
+  });
+
+  it('a subscription cut by a Redis crash is refused with a retryable 503 while Redis is away, then resumes with every event once', async () => {
+    const v = await viewer('trpc_faults');
+    const sub = subscribe(tokenClient(v.token, faulty));
+    await until('the stream start', () => sub.got.length === 1);
+    await play(v.writer, 'start', 'faults', faulty);
+    await until('the first event', () => sub.got.length === 2);
+    await redis.kill();
+    await until('the instance to see the crash', () => !delivering(), 5_000);
+    // Written while live delivery is down: stored, and replayed to the client once it is back.
+    await play(v.writer, 'pause', 'faults', faulty);
+    await until('a refused reconnection', () => sub.state.retried.includes(503));
+    await redis.start();
+    await until('delivery again', () => delivering());
+    await until('the missed event', () => sub.got.length === 3);
+    await play(v.writer, 'resume', 'faults', faulty);
+    await until('the live event', () => sub.got.length === 4);
+    expect(sub.got.map((e) => e.name)).toEqual(['stream.open', 'playback.start', 'playback.pause', 'playback.resume']);
+    expect(new Set(sub.got.map((e) => e.id)).size).toBe(4);
+    expect(sub.state.error).toBeNull();
   });
 });
