@@ -2,7 +2,8 @@
 // client's own retries send it unchanged. A write sent while the first request with its key is still
 // running is answered 409 `request_in_progress` (services mode: the embedded database runs one
 // transaction at a time, so there the second request waits and replays); the client sends it again with
-// the same key until the stored result comes back, replayed, and never applies the batch twice.
+// the same key until the stored result comes back, replayed, and never applies the batch twice; so is
+// a write whose answer was lost on the way back.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, withIdempotencyKey } from '../packages/client/src/index.ts';
 import { runBulkSync } from '../src/core/sync/bulk.ts';
@@ -65,6 +66,26 @@ describe('sync writes through the client package', () => {
       expect(sent.length).toBeGreaterThanOrEqual(2);
       expect(sent.slice(0, -1).map((s) => s.status)).toEqual(sent.slice(0, -1).map(() => 409));
     }
+  });
+
+  it('a write whose answer never came is sent again with its key: applied once, the retry replays it', async () => {
+    const m = await member(app, 'client_lost', ['history:write']);
+    const keys: Array<string | null> = [];
+    // The first request reaches the service and is applied; its answer is lost on the way back.
+    globalThis.fetch = async (input, init) => {
+      keys.push(new Headers(init?.headers).get('idempotency-key'));
+      const res = await realFetch(input, init);
+      if (keys.length === 1) {
+        await res.body?.cancel();
+        throw new TypeError('fetch failed');
+      }
+      return res;
+    };
+    const client = createClient({ baseUrl: app.url, token: m.token });
+    const answer = await client.platform.sync.history.mutate({ items: [{ movie_db_id: SPIRITED_AWAY, watched_at: '2025-08-01T20:00:00Z' }] });
+    expect(answer).toMatchObject({ inserted: 1, idempotency_replayed: true });
+    expect(keys).toHaveLength(2);
+    expect(keys[1]).toBe(keys[0]);
   });
 
   it('each call gets a key of its own', async () => {
