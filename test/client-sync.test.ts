@@ -6,13 +6,10 @@
 // a write whose answer was lost on the way back.
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createClient, withIdempotencyKey } from '../packages/client/src/index.ts';
-import { runBulkSync } from '../src/core/sync/bulk.ts';
-import { bodyHash } from '../src/core/sync/idempotency.ts';
-import { parseItems } from '../src/rpc/routers/sync.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { member, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
-import { holdBeforeCommit } from './helpers/sync-hold.ts';
+import { heldHistoryWrite } from './helpers/sync-hold.ts';
 
 let app: TestApp;
 const realFetch = globalThis.fetch;
@@ -42,23 +39,13 @@ describe('sync writes through the client package', () => {
     const m = await member(app, 'client_sync', ['history:write']);
     const items = [{ client_item_id: 'held', movie_db_id: SPIRITED_AWAY, watched_at: '2025-06-01T20:00:00Z' }];
     const key = `client-sync-${Date.now()}`;
-    let claimed!: () => void;
-    const isClaimed = new Promise<void>((r) => (claimed = r));
     // The first request with the key: its transaction stays open 1.5 s after its writes.
-    const first = runBulkSync(app.db.orm.em.fork(), {
-      ...parseItems('history', items),
-      userId: m.userId,
-      clientId: m.clientId,
-      key,
-      hash: bodyHash(items),
-      now: new Date(),
-      beforeCommit: holdBeforeCommit(1500, () => claimed()),
-    });
-    await isClaimed;
+    const first = heldHistoryWrite(app.db.orm.em.fork(), m, items, key, 1500);
+    await first.claimed;
     const sent = recordSyncRequests();
     const client = createClient({ baseUrl: app.url, token: m.token });
     const answer = await client.platform.sync.history.mutate({ items }, withIdempotencyKey(key));
-    const applied = await first;
+    const applied = await first.applied;
     expect(answer).toEqual({ ...applied, idempotency_replayed: true });
     expect(sent.every((s) => s.key === key)).toBe(true);
     expect(sent.at(-1)?.status).toBe(200);
