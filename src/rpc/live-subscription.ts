@@ -24,6 +24,7 @@ class QueueSink implements StreamSink {
   readonly #queue: TrackedEnvelope<LiveEvent>[] = [];
   #end: Error | 'done' | null = null;
   #wake: (() => void) | null = null;
+  #behind = false;
 
   open(start: string, resumed: boolean): void {
     if (!resumed) this.#push(tracked(start, { name: 'stream.open', data: {} }));
@@ -31,11 +32,14 @@ class QueueSink implements StreamSink {
 
   send(e: StreamEvent): boolean {
     this.#push(tracked(e.id, { name: e.name, data: e.data }));
-    return this.#queue.length <= MAX_QUEUED;
+    this.#behind = this.#queue.length > MAX_QUEUED;
+    return !this.#behind;
   }
 
   end(how: 'gone' | 'close' | 'resume', reason: string): void {
-    if (how === 'gone') this.#end = 'done';
+    // Too far behind: end so the client reconnects and replays (a plain end would stop its subscription).
+    if (this.#behind) this.#end = toTrpcError(new ApiError('server_error', 'The stream ended: the client fell too far behind; reconnect', undefined, 503));
+    else if (how === 'gone') this.#end = 'done';
     else if (how === 'close') this.#end = toTrpcError(new ApiError('invalid_token', `The stream ended: ${reason}`));
     else this.#end = toTrpcError(new ApiError('server_error', `The stream ended: ${reason}; reconnect`, undefined, 503));
     this.#wakeUp();
