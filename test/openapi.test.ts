@@ -303,7 +303,6 @@ describe('errors in the documents', () => {
     for (const route of ['GET /me/watchlist', 'GET /lists/{id}', 'POST /lists/{id}/like', 'POST /lists']) expect(statuses(platformDoc, route), route).not.toContain('409');
     // Playback: the session's state and the title it names.
     expect(codes(platformDoc, 'POST /playback/{action}')).toMatchObject({ '409': ['playback_state_conflict'], '422': ['media_not_found'] });
-    expect(statuses(platformDoc, 'POST /playback/{action}')).not.toContain('404');
     // A title named in the body that is not in the catalog.
     for (const route of ['POST /ratings', 'POST /favourites', 'POST /watch-history', 'POST /me/collection']) expect(codes(platformDoc, route)['404'], route).toEqual(['not_found']);
     // From the policy: a token (401), its scope (403), official apps only, a body (408, 413), parameters (431).

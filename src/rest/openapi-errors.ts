@@ -6,7 +6,7 @@
 //   `request_timeout` and 413 `payload_too_large` when it takes a body or is a write (body.ts);
 // - its policy: 401 `invalid_token` when it needs a token, 403 `insufficient_scope` when that token
 //   needs a scope (both read from the operation's `security`), 403 `first_party_only` for official
-//   apps only (`meta.official`), 404 `not_found` when its path names something (`{id}`, not `{type}`);
+//   apps only (`meta.official`), 404 `not_found` when its path has a parameter (`{id}`);
 // - its own rules: the procedure's `meta.errors` (src/rpc/trpc.ts), or, for a route written by hand
 //   (OAuth, server-sent events), the codes listed beside its description (openapi-oauth.ts, openapi-sse.ts).
 // Each status is one response referencing the surface's envelope, with one example per code
@@ -21,7 +21,7 @@ type Doc = ReturnType<typeof generateOpenApiDocument>;
 type Json = Record<string, unknown>;
 
 /** An error an operation answers: its code, and the status when it is not the code's own (431, 503). */
-export type ErrorAnswer = ErrorCode | { code: ErrorCode; status: number };
+type ErrorAnswer = ErrorCode | { code: ErrorCode; status: number };
 
 /** Errors of the routes written by hand, by operationId: only what their own rules add. */
 export type HandWrittenErrors = Record<string, readonly ErrorAnswer[]>;
@@ -60,10 +60,7 @@ const rateLimitHeaders = {
 const codeOf = (a: ErrorAnswer): ErrorCode => (typeof a === 'string' ? a : a.code);
 const statusOfAnswer = (a: ErrorAnswer): number => (typeof a === 'string' ? statusOf(a) : a.status);
 
-type Parameter = { in?: string; schema?: Json };
-
-/** A path parameter that names something (an id, a username), not one of a few words (`{type}`, `{action}`). */
-const namesSomething = (p: Parameter) => p.in === 'path' && !Array.isArray(p.schema?.enum);
+type Parameter = { in?: string };
 
 /** The pipeline reads a write's body whether or not the operation documents one (`{}` where it takes none). */
 const WRITES = new Set(['post', 'put', 'patch']);
@@ -80,7 +77,8 @@ function policyErrors(method: string, op: Json, official: boolean): ErrorAnswer[
   if (bearer.length) answers.push('invalid_token');
   if (bearer.some((r) => r[OAUTH2]!.length > 0)) answers.push('insufficient_scope');
   if (official) answers.push('first_party_only');
-  if (params.some(namesSomething)) answers.push('not_found');
+  // A value that names nothing, or one that spells no route at all (empty, `..`): 404 either way.
+  if (params.some((p) => p.in === 'path')) answers.push('not_found');
   return answers;
 }
 

@@ -543,6 +543,19 @@ const MESSAGES: Record<ErrorCode, string> = {
   server_error: 'Temporary server failure',
 };
 
+/** What is not found, by the operation's tag (the usual message: lists). */
+const NOT_FOUND_BY_TAG: Record<string, string> = {
+  titles: `Movie ${MOVIE} not found`,
+  history: 'History entry not found',
+  ratings: `The movie ${MOVIE} not found`,
+  collection: 'collection item 42 not found',
+  notifications: 'Notification 1042 not found',
+  playback: 'Continue Watching entry not found',
+  'push devices': 'Push device 17 not found',
+  account: 'connected app not found',
+  users: 'User "alice" not found',
+};
+
 /** The example of `code` answered with `status` on `op` (platform body: the envelope with its extras). */
 function platformError(code: ErrorCode, status: number, op: Json): Json {
   if (status === 431) return error(code, 'The request line and headers are over the 16 KiB limit');
@@ -551,6 +564,10 @@ function platformError(code: ErrorCode, status: number, op: Json): Json {
     case 'insufficient_scope': {
       const scope = ((op.security as SecurityRequirement[] | undefined) ?? []).map((r) => r[OAUTH2]?.[0]).find(Boolean) ?? 'profile:read';
       return error(code, `This call needs the ${scope} scope`, { required_scope: scope });
+    }
+    case 'not_found': {
+      const tag = ((op.tags as string[] | undefined) ?? [])[0] ?? '';
+      return error(code, NOT_FOUND_BY_TAG[tag] ?? MESSAGES[code]);
     }
     case 'rate_limited':
       return error(code, MESSAGES[code], { retry_after: 12 });
@@ -562,7 +579,6 @@ function platformError(code: ErrorCode, status: number, op: Json): Json {
 }
 
 const PUBLIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
-  not_found: 'User not found',
   rate_limited: 'Too many requests: 60 allowed (public-search); retry in 12 s',
 };
 
