@@ -125,8 +125,10 @@ export function documentErrors(doc: Doc, surface: Surface, handWritten: HandWrit
       }
       for (const [status, codes] of byStatus([...policyErrors(method, op, procedure?.meta.official === true), ...own])) {
         const other = (pages[String(status)]?.content ?? {}) as Json;
+        const text = surface === 'platform' ? `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}` : (STATUS_TEXT[status] ?? 'Error');
+        const page = pages[String(status)]?.description;
         responses[String(status)] = {
-          description: surface === 'platform' ? `${STATUS_TEXT[status] ?? 'Error'}: ${codes.map((c) => `\`${c}\``).join(', ')}` : (STATUS_TEXT[status] ?? 'Error'),
+          description: page ? `${text}. Or (text/html): ${String(page)}` : text,
           headers: status === 429 || status === 503 ? { 'Retry-After': headerRef('RetryAfter'), ...rateLimitHeaders } : rateLimitHeaders,
           content: { ...other, 'application/json': { schema: envelope, examples: errorExamples(op, surface, status, codes) } },
         };

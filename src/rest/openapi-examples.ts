@@ -316,8 +316,8 @@ type OperationExamples = {
   request?: Record<string, unknown>;
   /** Example error bodies by code, where the operation says more than the code's usual example. */
   errors?: Partial<Record<ErrorCode, Example>>;
-  /** Location of a redirect answer. */
-  location?: (baseUrl: string) => string;
+  /** Location of each redirect answer, by status. */
+  location?: Record<string, (baseUrl: string) => string>;
 };
 
 const result = (index: number, clientItemId: string, status: string, extra: Json = {}) => ({
@@ -362,11 +362,15 @@ const SYNC_ERRORS = {
 
 const OPERATIONS: Record<string, OperationExamples> = {
   'oauth-authorize': {
-    location: () => `http://127.0.0.1:8765/callback?code=oHx8Qm2LkT5vZ9rW&state=af0ifjsldkj&scope=${encodeURIComponent(SCOPE)}`,
+    location: {
+      '302': () => `http://127.0.0.1:8765/callback?code=oHx8Qm2LkT5vZ9rW&state=af0ifjsldkj&scope=${encodeURIComponent(SCOPE)}`,
+      '303': (base) => `${base}/oauth/interaction/jk_wxLLD2G-LCwJ4WjbGRdTj924G6dJT`,
+    },
     errors: { invalid_request: { value: error('invalid_request', 'code_challenge_method must be S256') } },
   },
   'oauth-authorize-decision': {
-    location: (base) => `${base}${PLATFORM_BASE}/oauth/authorize/Wq3nB8xT0kLm2ZcV5rYp`,
+    location: { '303': (base) => `${base}${PLATFORM_BASE}/oauth/authorize/Wq3nB8xT0kLm2ZcV5rYp` },
+    errors: { not_found: { summary: 'No decision: an authorization request by POST', value: error('not_found', `No route for POST ${PLATFORM_BASE}/oauth/authorize`) } },
   },
   'oauth-token': {
     response: () => tokenResponse,
@@ -592,7 +596,7 @@ export function errorExamples(op: Json, surface: 'platform' | 'public', status: 
     codes.map((code) => {
       const example = own[code] && status === statusOf(code) ? own[code] : { value: platformError(code, status, op) };
       const value = surface === 'public' ? { message: PUBLIC_MESSAGES[code] ?? String((example.value as Json).message) } : example.value;
-      return [code, { summary: example.summary ?? `\`${code}\``, value }];
+      return [code, { summary: example.summary ?? code, value }];
     }),
   );
 }
@@ -617,10 +621,11 @@ export function addExamples(doc: { paths?: unknown; components?: unknown }, base
       const own = OPERATIONS[String(op.operationId)] ?? {};
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         if (status.startsWith('3')) {
-          if (own.location) {
+          const location = own.location?.[status];
+          if (location) {
             response.headers = {
               ...(response.headers as Json | undefined),
-              Location: { description: 'Where the browser goes next', schema: { type: 'string', format: 'uri-reference' }, example: own.location(baseUrl) },
+              Location: { description: 'Where the browser goes next', schema: { type: 'string', format: 'uri-reference' }, example: location(baseUrl) },
             };
           }
           continue;

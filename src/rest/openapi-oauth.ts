@@ -83,10 +83,14 @@ export const oauthSchemas: Record<string, Json> = {
 /** The authorization page is a person's browser: an error it cannot redirect is an HTML page. */
 const htmlPage = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><title>Error</title><h1>This app cannot be authorized</h1>' } };
 
-/** What each endpoint's own rules answer, by operationId (the provider's errors, in the envelope). */
+/**
+ * What each endpoint's own rules answer in the envelope, by operationId (the provider's errors). The
+ * authorization page answers its own errors as pages (or redirects), described with them below.
+ */
 export const oauthErrors: HandWrittenErrors = {
-  'oauth-authorize': ['unauthorized_client', 'invalid_scope', 'unsupported_response_type'],
-  'oauth-authorize-decision': ['unauthorized_client', 'invalid_scope'],
+  'oauth-authorize': [],
+  // A POST without `decision` is an authorization request by POST, which the service does not take.
+  'oauth-authorize-decision': ['not_found'],
   'oauth-token': ['invalid_client', 'invalid_grant', 'invalid_scope', 'unauthorized_client', 'unsupported_grant_type', 'authorization_pending', 'slow_down', 'expired', 'access_denied'],
   'device-code': ['invalid_client', 'invalid_scope', 'unauthorized_client'],
   'device-token': ['invalid_client', 'unauthorized_client', 'authorization_pending', 'slow_down', 'expired', 'access_denied'],
@@ -106,7 +110,11 @@ export const oauthPaths: Record<string, Json> = {
         { in: 'query', name: 'scope', schema: str, description: "Space-delimited; default: the app's allowed_scopes" },
         { in: 'query', name: 'state', schema: str },
       ],
-      responses: { '302': { description: 'To the redirect URI with code, state and scope; or with error (and state)' }, '400': { description: 'Error', content: htmlPage } },
+      responses: {
+        '302': { description: 'To the redirect URI with code, state and scope; or with error (and state)' },
+        '303': { description: 'To the sign-in and consent pages of the authorization server' },
+        '400': { description: 'An error page where the redirect URI cannot be trusted: an unknown or inactive app (`unauthorized_client`), a redirect URI not registered (`invalid_request`), a request the provider refuses', content: htmlPage },
+      },
     },
     post: {
       operationId: 'oauth-authorize-decision',
@@ -137,7 +145,7 @@ export const oauthPaths: Record<string, Json> = {
       },
       responses: {
         '303': { description: 'Back through the server to the registered redirect URI with code or error' },
-        '400': { description: 'Error', content: htmlPage },
+        '400': { description: 'An error page: the request expired, or the form does not match the request being approved', content: htmlPage },
         '403': { description: 'The form was not posted by the consent page of this browser, or the request expired', content: htmlPage },
         '429': { description: 'Too many approvals by this user in a short time', content: htmlPage },
       },
