@@ -19,7 +19,7 @@ import {
 import { readSnapshot } from '../../core/sync/snapshot.ts';
 import { describeZodError } from '../errors.ts';
 import { SYNC_BODY_LIMIT } from '../../core/limits/body.ts';
-import { authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
+import { anyScopeProcedure, authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
 const ITEM_SCHEMAS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
 
@@ -68,6 +68,7 @@ function bulkProcedure(resource: SyncResource) {
       },
       limits: ['sync-write'],
       bodyLimit: SYNC_BODY_LIMIT,
+      errors: ['idempotency_conflict', 'request_in_progress'],
     })
     .input(bulkInput)
     .output(bulkResultSchema)
@@ -121,8 +122,9 @@ export const syncRouter = router({
   history: bulkProcedure('history'),
   ratings: bulkProcedure('ratings'),
   watchlist: bulkProcedure('watchlist'),
-  // Matched only by resources other than the three above (the facade tries procedures in order).
-  other: authenticatedProcedure
+  // Matched only by resources other than the three above (the facade tries procedures in order). A
+  // token that could write none of the three learns nothing here: 403, as at each of them.
+  other: anyScopeProcedure(Object.values(SYNC_WRITE_SCOPES))
     .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true }, limits: ['sync-write'], bodyLimit: SYNC_BODY_LIMIT })
     .input(z.object({ resource: z.string() }).catchall(z.unknown()))
     .output(bulkResultSchema)
