@@ -83,7 +83,7 @@ const RESTART_PEAK =
   "Where the restart's peak comes from: the same compile. A new process runs PGlite's WebAssembly with V8's baseline " +
   'compiler; the statements of any start (the database opening, the migration check, the first queries) make function 2261 ' +
   'hot again, and V8 compiles it with its optimizing compiler on a background thread, for about 600 MB during the 3 to 5 s ' +
-  'the compile takes, just after the service is ready. It happens once per process (a service that skipped it at start ' +
+  'the compile takes, around the time the service becomes ready. It happens once per process (a service that skipped it at start ' +
   'would pay it under its first load), and the memory is returned when the compile ends: the settled figure is what a ' +
   'restarted, idle service holds. The phase that holds it is Turboshaft\'s loop unrolling or, with that off, its Wasm ' +
   'lowering (`--no-wasm-loop-unrolling`, `--no-turboshaft-loop-unrolling`, `--no-wasm-inlining`, `--no-wasm-opt` each left ' +
