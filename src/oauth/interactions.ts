@@ -18,6 +18,7 @@ import { signInWithPassword, throttledText } from '../core/accounts/sign-in.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { limitById } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
+import { signedInAccount } from './browser-session.ts';
 import { consentCookieToken, validConsentToken, clearConsentCookie } from './consent-cookie.ts';
 import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
@@ -64,6 +65,16 @@ async function postedInteraction(deps: Deps, uid: string): Promise<Details | und
     if (!session || session.accountId !== d.session.accountId) return undefined;
   }
   return d;
+}
+
+/**
+ * The user this browser signed in as after the interaction began (at /account, in another tab), when
+ * the sign-in was asked for only because there was no session then. An app that asks for a fresh sign-in
+ * (`prompt=login`, `max_age`) still gets the password typed.
+ */
+async function alreadySignedIn(deps: Deps, d: Details, req: Request, res: Response): Promise<string | undefined> {
+  if (d.prompt.name !== 'login' || d.prompt.reasons.join() !== 'no_session') return undefined;
+  return signedInAccount(deps, req, res);
 }
 
 /** The consent form's fields for a code flow (POST /oauth/authorize in the platform OpenAPI document); a device flow's consent posts to the interaction. */
@@ -132,8 +143,9 @@ export function interactionRoutes(deps: Deps): Router {
     const d = await browserInteraction(deps, req, res);
     if (!d) return problem(res, 403, OTHER_BROWSER);
     const signedUp = d.prompt.name === 'login' ? takeSignUpHandoff(req, res, deps.csrfKey, d.uid, deps.secure) : undefined;
-    if (signedUp && (await findUserById(deps.orm.em.fork(), signedUp))) {
-      return deps.provider.interactionFinished(req, res, { login: { accountId: signedUp } }, { mergeWithLastSubmission: false });
+    const signedIn = signedUp ?? (await alreadySignedIn(deps, d, req, res));
+    if (signedIn && (await findUserById(deps.orm.em.fork(), signedIn))) {
+      return deps.provider.interactionFinished(req, res, { login: { accountId: signedIn } }, { mergeWithLastSubmission: false });
     }
     await render(deps, d, res);
   }));
