@@ -9,6 +9,9 @@
 // Passwords go through the guessing throttle (core/accounts/sign-in.ts). The sign-in page links to
 // sign-up when sign-ups are open; a user who signs up there comes back to this interaction's page with
 // a handoff that finishes the login step (sign-up-handoff.ts), still read through `interactionDetails`.
+// The login step is the browser's one sign-in (browser-session.ts): finished here, it signs the browser in
+// at /account too; a browser that signed in at /account after the interaction began finishes it from
+// that session, unless the app asked for a fresh sign-in.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';

@@ -1,18 +1,15 @@
 // Accessibility checks in Chromium with axe-core: the WCAG 2.1 A and AA rules on the page as it is.
 // The pages' CSP allows no script, so axe is evaluated through the browser's DevTools protocol
 // (page.evaluate), which the CSP does not govern; the page itself still runs none.
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import type { Page } from 'playwright-core';
 import { expect } from 'vitest';
-
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
 
 type Violation = { id: string; help: string; targets: string[] };
 
 /** Fails with each violated rule and the elements it found, when the page breaks any WCAG 2.1 A/AA rule. */
 export async function expectAccessible(page: Page): Promise<void> {
-  await page.evaluate(AXE_SOURCE);
+  await page.evaluate(axe.source);
   const violations = (await page.evaluate(`axe
     .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
     .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as Violation[];
