@@ -3,10 +3,10 @@
 // page asks for the password again. The other way round: signed in while approving a device, the
 // browser finds itself signed in at /account. A sign-in page left open while the user signed in at
 // /account in another tab moves on to the consent page. What must not follow from one sign-in: an app
-// asking for a fresh sign-in (prompt=login) still gets the password typed; a signed-in browser handed
-// an authorization started in another browser signs nobody in to it; a consent page left open after
-// signing out approves nothing. And a device code confirmed and left without a decision can be
-// entered again in the same browser (not in another) and approved.
+// asking for a fresh sign-in (prompt=login) still gets the password typed, and not another user's; a
+// signed-in browser handed an authorization started in another browser signs nobody in to it; a
+// consent page left open after signing out approves nothing. And a device code confirmed and left
+// without a decision can be entered again in the same browser (not in another) and approved.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -124,7 +124,7 @@ describe('signed in at /account', () => {
       await expectTokensFor(device, 'vic');
     }));
 
-  it('an app asking for a fresh sign-in (prompt=login) still gets the password typed', () =>
+  it("an app asking for a fresh sign-in (prompt=login) still gets the password typed, and not another user's", () =>
     withContext(async (context) => {
       const page = await context.newPage();
       await signInAtAccount(page, 'wes');
@@ -137,6 +137,13 @@ describe('signed in at /account', () => {
       await page.reload();
       await signInButton(page).waitFor();
       expect(await allowButton(page).count()).toBe(0);
+
+      // Another user's password on this page is refused: the browser is still wes's.
+      await signIn(page, 'vic');
+      await page.getByText('This browser is signed in as someone else.').waitFor();
+      expect(await allowButton(page).count()).toBe(0);
+      await page.goto(`${app.url}/account`);
+      await page.getByText('Signed in as wes.').waitFor();
     }));
 });
 

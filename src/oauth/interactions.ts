@@ -40,6 +40,7 @@ function problem(res: Response, status: number, message: string) {
   send(res, status, page('Something went wrong', `<p>${escapeHtml(message)}</p>`));
 }
 
+const OTHER_USER = 'This browser is signed in as someone else. Sign out on your account page (/account) first, then sign in here.';
 const OTHER_BROWSER = 'This sign-in was started in another browser, or it has expired. Nobody was signed in. Start again from the app, in this browser.';
 
 /**
@@ -166,6 +167,11 @@ export function interactionRoutes(deps: Deps): Router {
       return render(deps, d, res, { status: 429, error: throttledText(signIn.decision), username });
     }
     if (signIn.outcome === 'wrong') return render(deps, d, res, { status: 400, error: 'Wrong username or password.', username });
+    // The browser's one session belongs to someone else (an app asked for a fresh sign-in, and another
+    // user typed theirs): the provider would end that session in the middle of the authorization, and
+    // the page cannot say whose data the app gets. The other user signs out at /account first.
+    const current = await signedInAccount(deps, req, res);
+    if (current && current !== signIn.user.id) return render(deps, d, res, { status: 400, error: OTHER_USER, username });
     await deps.provider.interactionFinished(req, res, { login: { accountId: signIn.user.id } }, { mergeWithLastSubmission: false });
   }));
 
