@@ -7,11 +7,14 @@ import { expect } from 'vitest';
 
 type Violation = { id: string; help: string; targets: string[] };
 
-/** Fails with each violated rule and the elements it found, when the page breaks any WCAG 2.1 A/AA rule. */
-export async function expectAccessible(page: Page): Promise<void> {
+/**
+ * Fails with each violated rule and the elements it found, when the page (or the part of it `within`
+ * selects) breaks any WCAG 2.1 A/AA rule.
+ */
+export async function expectAccessible(page: Page, within?: string): Promise<void> {
   await page.evaluate(axe.source);
   const violations = (await page.evaluate(`axe
-    .run(document, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
+    .run(${within ? JSON.stringify({ include: [within] }) : 'document'}, { runOnly: { type: 'tag', values: ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'] } })
     .then((r) => r.violations.map((v) => ({ id: v.id, help: v.help, targets: v.nodes.map((n) => n.target.join(' ')) })))`)) as Violation[];
   expect(violations, page.url()).toEqual([]);
 }
