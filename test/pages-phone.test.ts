@@ -3,7 +3,8 @@
 // consent page of an app asking for all 16 scopes keeps Allow and Deny on the first screen and every
 // scope one tap away; the connected apps table stays a table on the laptop and becomes a card per app
 // on the phone, with each Revoke button inside the screen; the export page and its download; a public
-// app's page, which speaks of no secret and wraps long redirect URIs only between their parts.
+// app's page, which speaks of no secret and wraps long redirect URIs only between their parts; and the
+// getting started of /docs, which passes axe.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs/promises';
@@ -294,5 +295,23 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.screenshot({ path: shot('error'), fullPage: true });
     await expectNoSidewaysScroll(page);
     await page.close();
+  });
+});
+
+describe('/docs at 390 px', () => {
+  it('the getting started registers apps at /account/apps, the CLI as the alternative, and passes axe', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS[0] });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${app.url}/docs`);
+      await page.getByRole('link', { name: `${app.url}/account/apps` }).waitFor();
+      const text = await page.locator('.swagger-ui .info').innerText();
+      expect(text.indexOf(`${app.url}/account/apps`)).toBeLessThan(text.indexOf('app:create'));
+      await page.screenshot({ path: screenshotPath('docs-getting-started-390'), fullPage: true });
+      // The introduction is ours; the rest of the page is Swagger UI's, generated from the documents.
+      await expectAccessible(page, '.swagger-ui .information-container');
+    } finally {
+      await context.close();
+    }
   });
 });
