@@ -23,6 +23,7 @@ import { Migration20261124140000_TitleMatchName } from './Migration2026112414000
 import { Migration20261127225434_DemoImportSteps } from './Migration20261127225434_DemoImportSteps.ts';
 import { Migration20261127230000_AvatarUrlCanonical } from './Migration20261127230000_AvatarUrlCanonical.ts';
 import { Migration20261128090000_StreamTicketTokenKey } from './Migration20261128090000_StreamTicketTokenKey.ts';
+import { Migration20261128100000_OneBrowserSession } from './Migration20261128100000_OneBrowserSession.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -49,4 +50,5 @@ export const migrationsList = [
   { name: 'Migration20261127225434_DemoImportSteps', class: Migration20261127225434_DemoImportSteps },
   { name: 'Migration20261127230000_AvatarUrlCanonical', class: Migration20261127230000_AvatarUrlCanonical },
   { name: 'Migration20261128090000_StreamTicketTokenKey', class: Migration20261128090000_StreamTicketTokenKey },
+  { name: 'Migration20261128100000_OneBrowserSession', class: Migration20261128100000_OneBrowserSession },
 ];

@@ -1,13 +1,14 @@
-// Sessions end when they say they end. Signing out of /account deletes the session on the server, so a
-// copy of the old cookie (kept by an attacker, or a shared computer's browser history) no longer opens
-// the account; and it ends the browser's session with the authorization server, so the next
-// authorization in that browser asks for a password again instead of signing the next person in.
+// Sessions end when they say they end. A browser has one session, the authorization server's, for the
+// account pages and approvals alike. Signing out of /account deletes it on the server, so a copy of the
+// old cookie (kept by an attacker, or a shared computer's browser history) no longer opens the account,
+// and the next authorization in that browser asks for a password again instead of signing the next
+// person in.
 import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { launchBrowser } from './helpers/browser.ts';
 import { authorizationUrl, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
-import { makeUser, PASSWORD, postAccountSignIn, signIn } from './helpers/oauth.ts';
+import { makeUser, PASSWORD, postAccountSignIn, sessionCookie, signIn } from './helpers/oauth.ts';
 
 let app: TestApp;
 let browser: Browser;
@@ -27,7 +28,7 @@ afterAll(async () => {
 async function accountSession(username: string): Promise<{ cookie: string; csrf: string }> {
   const res = await postAccountSignIn(app, username, PASSWORD);
   expect(res.status).toBe(303);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+  const cookie = sessionCookie(res.headers);
   const page = await (await fetch(`${app.url}/account/connected-apps`, { headers: { cookie } })).text();
   return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(page)![1]! };
 }
@@ -45,7 +46,7 @@ describe('/account sign-out', () => {
       body: new URLSearchParams({ csrf }),
     });
     expect(out.status).toBe(303);
-    expect(out.headers.getSetCookie().some((c) => /^mts_account=;.*Max-Age=0/.test(c))).toBe(true);
+    expect(out.headers.getSetCookie().some((c) => /^_session=;.*expires=Thu, 01 Jan 1970/.test(c))).toBe(true);
     // The cookie as it was before signing out, sent again.
     const after = await accountPage(cookie);
     expect(after).not.toContain('leaver');
@@ -73,8 +74,9 @@ describe('/account sign-out', () => {
       await page.getByRole('button', { name: 'Allow' }).or(page.getByText('done')).waitFor();
       expect(await page.getByRole('button', { name: 'Sign in' }).count()).toBe(0);
 
+      // One sign-in: the account pages know the browser already.
       await page.goto(`${app.url}/account/connected-apps`);
-      await signIn(page, 'shared_pc');
+      await page.getByText('Signed in as shared_pc').waitFor();
       await page.getByRole('button', { name: 'Sign out' }).click();
       await page.getByRole('button', { name: 'Sign in' }).waitFor();
 

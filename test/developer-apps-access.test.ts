@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_APPS_PER_USER } from '../src/core/apps/owned.ts';
 import { findApp } from '../src/core/apps/service.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { makeApp, makeUser, postAccountSignIn } from './helpers/oauth.ts';
+import { makeApp, makeUser, postAccountSignIn, sessionCookie } from './helpers/oauth.ts';
 
 let app: TestApp;
 
@@ -16,7 +16,7 @@ type Session = { cookie: string; csrf: string; userId: string };
 async function session(target: TestApp, username: string): Promise<Session> {
   const user = await makeUser(target, username);
   const res = await postAccountSignIn(target, username, 'correct horse battery');
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+  const cookie = sessionCookie(res.headers);
   const hub = await (await fetch(`${target.url}/account`, { headers: { cookie } })).text();
   return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(hub)![1]!, userId: user.id };
 }

@@ -11,7 +11,7 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { runAdmin } from './helpers/cli.ts';
 import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';
-import { makeApp, makeUser, PASSWORD, postAccountSignIn, postForm, postJson } from './helpers/oauth.ts';
+import { makeApp, makeUser, PASSWORD, postAccountSignIn, postForm, postJson, sessionCookie } from './helpers/oauth.ts';
 import { platform, seedCatalog, SPIRITED_AWAY } from './helpers/seed.ts';
 import { issueRefreshToken, issueToken } from './helpers/tokens.ts';
 import { until } from './helpers/wait.ts';
@@ -158,7 +158,7 @@ describe('a revocation ends the open streams of the token', () => {
     const { token } = await tokensFromEndpoint(v.user.id, client.client_id);
     const stream = await openStream(app, { token });
     const signIn = await postAccountSignIn(app, 'rev_connected', PASSWORD);
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+    const cookie = sessionCookie(signIn.headers);
     const page = await (await fetch(`${app.url}/account/connected-apps`, { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(page)![1]!;
 
@@ -188,7 +188,7 @@ describe('a revocation ends the open streams of the token', () => {
   it('deleting the app by its owner at /account/apps', async () => {
     const v = await viewer(app, 'rev_owner');
     const signIn = await postAccountSignIn(app, 'rev_owner', PASSWORD);
-    const cookie = signIn.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+    const cookie = sessionCookie(signIn.headers);
     const hub = await (await fetch(`${app.url}/account`, { headers: { cookie } })).text();
     const csrf = /name="csrf" value="([^"]+)"/.exec(hub)![1]!;
     const post = (path: string, form: Record<string, string>) =>

@@ -9,7 +9,7 @@ import { MAX_APPS_PER_USER } from '../src/core/apps/owned.ts';
 import { db } from '../src/core/db/query-builder.ts';
 import { limitById } from '../src/core/limits/table.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { makeUser, PASSWORD, postAccountSignIn } from './helpers/oauth.ts';
+import { makeUser, PASSWORD, postAccountSignIn, sessionCookie } from './helpers/oauth.ts';
 
 let app: TestApp;
 const userIds = new Map<string, string>();
@@ -26,7 +26,7 @@ type Session = { cookie: string; csrf: string; userId: string };
 async function signedIn(username: string): Promise<Session> {
   const res = await postAccountSignIn(app, username, PASSWORD);
   expect(res.status).toBe(303);
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+  const cookie = sessionCookie(res.headers);
   const hub = await (await fetch(`${app.url}/account`, { headers: { cookie } })).text();
   return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(hub)![1]!, userId: userIds.get(username)! };
 }

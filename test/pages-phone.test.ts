@@ -2,13 +2,16 @@
 // scrolls sideways, even with an app name of 100 letters and no space and a 32-letter username; the
 // consent page of an app asking for all 16 scopes keeps Allow and Deny on the first screen and every
 // scope one tap away; the connected apps table stays a table on the laptop and becomes a card per app
-// on the phone, with each Revoke button inside the screen; the export page and its download.
+// on the phone, with each Revoke button inside the screen; the export page and its download; a public
+// app's page, which speaks of no secret and wraps long redirect URIs only between their parts; and the
+// getting started of /docs, which passes axe.
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import fs from 'node:fs/promises';
 import { SCOPES } from '../src/core/apps/scopes.ts';
 import { EXPORT_FORMAT } from '../src/core/export/schema.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { expectAccessible } from './helpers/axe.ts';
 import { expectNoSidewaysScroll, launchBrowser, screenshotPath } from './helpers/browser.ts';
 import { authorizationUrl, codeFlowTokens, newCodeClient, REDIRECT } from './helpers/code-flow.ts';
 import { makeApp, makeUser, postJson, signIn } from './helpers/oauth.ts';
@@ -50,6 +53,38 @@ async function expectOnFirstScreen(page: Page, name: string, viewport: { width: 
   expect(box.y).toBeGreaterThanOrEqual(0);
   expect(box.x + box.width).toBeLessThanOrEqual(viewport.width);
   expect(box.y + box.height).toBeLessThanOrEqual(viewport.height);
+}
+
+/** Redirect URIs longer than a phone's line: words, a port, a private-use scheme. */
+const LONG_URIS = [
+  'https://tracker.example.com/oauth/callback/living-room-television/second-screen',
+  'com.example.mediatracker.television:/oauth/callback',
+  'http://127.0.0.1:8765/callback',
+];
+
+/** The element's text as laid out, one string per line. */
+function lines(locator: Locator): Promise<string[]> {
+  return locator.evaluate((el) => {
+    const doc = el.ownerDocument;
+    const walker = doc.createTreeWalker(el, 4 /* NodeFilter.SHOW_TEXT */);
+    const rows: string[] = [];
+    let top = Number.NEGATIVE_INFINITY;
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const text = node.textContent ?? '';
+      for (let i = 0; i < text.length; i++) {
+        const range = doc.createRange();
+        range.setStart(node, i);
+        range.setEnd(node, i + 1);
+        const rect = range.getBoundingClientRect();
+        if (rect.top > top + 1) {
+          rows.push('');
+          top = rect.top;
+        }
+        rows[rows.length - 1] += text[i];
+      }
+    }
+    return rows;
+  });
 }
 
 /** How many lines the element's text is laid out on. */
@@ -145,8 +180,8 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     const names = [UNBROKEN_NAME, 'Living Room TV in the basement, the one behind the sofa that nobody ever turns off', 'Phone'];
     for (const name of names) await codeFlowTokens(app, own, { username, scopes: [...SCOPES], scope: SCOPES.join(' '), name });
     const page = await own.newPage();
+    // Signed in already: the code flows signed this browser in, for the account pages too.
     await page.goto(`${app.url}/account/connected-apps`);
-    await signIn(page, username);
     await page.getByRole('heading', { name: 'Connected apps' }).waitFor();
     await page.screenshot({ path: shot('connected-apps'), fullPage: true });
     await expectNoSidewaysScroll(page);
@@ -220,7 +255,38 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await own.close();
   });
 
-  it('the error page fits the width', async () => {
+  it("a public app's page: no word of a secret; redirect URIs wrap between their parts, never inside a word", async () => {
+    const username = await longUser();
+    const own = await browser.newContext({ viewport });
+    const page = await own.newPage();
+    await page.goto(`${app.url}/account`);
+    await signIn(page, username);
+    await page.getByText(`Signed in as ${username}.`).waitFor();
+    await page.goto(`${app.url}/account/apps/new`);
+    await page.getByLabel('Name').fill('Living Room TV');
+    await page.getByLabel('Redirect URIs').fill(LONG_URIS.join('\n'));
+    await page.getByLabel('Public').check();
+    await page.getByRole('button', { name: 'Register app' }).click();
+    await page.getByRole('heading', { name: 'Living Room TV' }).waitFor();
+    await page.screenshot({ path: shot('developer-app-public'), fullPage: true });
+    await expectNoSidewaysScroll(page);
+    await expectAccessible(page);
+    expect((await page.locator('main').innerText()).toLowerCase()).not.toContain('secret');
+
+    const uris = page.locator('dd.uris code');
+    expect(await uris.allInnerTexts()).toEqual(LONG_URIS);
+    for (const uri of await uris.all()) {
+      const rows = await lines(uri);
+      expect(rows.join('')).toBe(await uri.innerText());
+      // Each line after the first starts at a part of the URI: after `//` or a hyphen, or at `/ . ? # & = - _`.
+      const atPart = (before: string, row: string) => before.endsWith('//') || before.endsWith('-') || '/.?#&=-_'.includes(row[0]!);
+      for (const [i, row] of rows.entries()) if (i > 0) expect(atPart(rows[i - 1]!, row), rows.join(' | ')).toBe(true);
+      if (viewport.width === 390 && (await uri.innerText()) === LONG_URIS[0]) expect(rows.length).toBeGreaterThan(1);
+    }
+    await own.close();
+  });
+
+    it('the error page fits the width', async () => {
     const page = await context.newPage();
     const url = new URL(`${app.url}/api/platform/v1/oauth/authorize`);
     url.search = new URLSearchParams({ client_id: 'x'.repeat(200), response_type: 'code', redirect_uri: REDIRECT }).toString();
@@ -229,5 +295,23 @@ describe.each(VIEWPORTS)('pages at $width x $height', (viewport) => {
     await page.screenshot({ path: shot('error'), fullPage: true });
     await expectNoSidewaysScroll(page);
     await page.close();
+  });
+});
+
+describe('/docs at 390 px', () => {
+  it('the getting started registers apps at /account/apps, the CLI as the alternative, and passes axe', async () => {
+    const context = await browser.newContext({ viewport: VIEWPORTS[0] });
+    try {
+      const page = await context.newPage();
+      await page.goto(`${app.url}/docs`);
+      await page.getByRole('link', { name: `${app.url}/account/apps` }).waitFor();
+      const text = await page.locator('.swagger-ui .info').innerText();
+      expect(text.indexOf(`${app.url}/account/apps`)).toBeLessThan(text.indexOf('app:create'));
+      await page.screenshot({ path: screenshotPath('docs-getting-started-390'), fullPage: true });
+      // The introduction is ours; the rest of the page is Swagger UI's, generated from the documents.
+      await expectAccessible(page, '.swagger-ui .information-container');
+    } finally {
+      await context.close();
+    }
   });
 });

@@ -46,7 +46,7 @@ describe('/account sign-in', () => {
     const retry = Number(refused.headers.get('retry-after'));
     expect(retry).toBeGreaterThan(14 * 60);
     expect(retry).toBeLessThanOrEqual(15 * 60);
-    expect(refused.headers.get('set-cookie') ?? '').not.toContain('mts_account=');
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('_session=');
   });
 
   it('a success resets the account count: 9 failures, a success, then 10 more failures before a refusal', async () => {
@@ -75,7 +75,7 @@ describe('a loop of the right password', () => {
     expect(refused.text).toMatch(/Too many sign-ins to this account\. Try again in 1[45] minutes\./);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(14 * 60);
     expect(refused.headers.get('x-ratelimit-limit')).toBe('60');
-    expect(refused.headers.get('set-cookie') ?? '').not.toContain('mts_account=');
+    expect(refused.headers.get('set-cookie') ?? '').not.toContain('_session=');
     // Per account: the same address signs another user in.
     expect((await accountSignIn('neighbour', PASSWORD)).status).toBe(303);
   });

@@ -167,7 +167,7 @@ describe('with SIGNUPS=closed', () => {
     });
     expect(res.status).toBe(404);
     expect(await res.text()).toContain('<h1>Sign-ups are closed</h1>');
-    expect(res.headers.getSetCookie().some((c) => c.startsWith('mts_account='))).toBe(false);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('_session='))).toBe(false);
     const rows = await query<{ n: number }>(closed.db.orm.em.fork(), { text: `select count(*)::int as n from app_user where lower(username) = 'gatecrasher'`, params: [] });
     expect(rows[0]!.n).toBe(0);
   });

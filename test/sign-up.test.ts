@@ -45,8 +45,13 @@ describe('a sign-up', () => {
     const res = await postSignUp(app, { username: 'Newcomer', password: PASSWORD, confirm: PASSWORD }, freshAddress());
     expect(res.status).toBe(303);
     expect(res.headers.get('location')).toBe('/account');
-    const session = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!;
-    expect(session).toMatch(/^mts_account=[A-Za-z0-9_-]{43}; Path=\/account; Max-Age=86400; HttpOnly; SameSite=Lax$/);
+    // The authorization server's session (one sign-in for the account pages and approvals): a day, signed.
+    const session = res.headers.getSetCookie().filter((c) => c.startsWith('_session'));
+    expect(session).toHaveLength(2);
+    expect(session[0]).toMatch(/^_session=[A-Za-z0-9_-]{43}; path=\/; expires=[^;]+; samesite=lax; httponly$/);
+    expect(session[1]).toMatch(/^_session\.sig=[A-Za-z0-9_-]+; path=\/; expires=[^;]+; samesite=lax; httponly$/);
+    const expires = Date.parse(/expires=([^;]+)/.exec(session[0]!)![1]!);
+    expect(Math.abs(expires - (Date.now() + 86_400_000))).toBeLessThan(60_000);
     const page = await fetch(`${app.url}/account/connected-apps`, { headers: { cookie: cookiesOf(res.headers) } });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Signed in as <strong>Newcomer</strong>');
@@ -73,7 +78,7 @@ describe('a sign-up', () => {
     expect(res.text).toContain('<h1>Create an account</h1>');
     expect(res.text).toMatch(/name="nonce" value="[A-Za-z0-9_-]{22}"/);
     expect(res.text).not.toContain(PASSWORD);
-    expect(res.headers.getSetCookie().some((c) => c.startsWith('mts_account='))).toBe(false);
+    expect(res.headers.getSetCookie().some((c) => c.startsWith('_session='))).toBe(false);
     if (fields.username) expect(await usersNamed(fields.username)).toBe(0);
   });
 
@@ -156,7 +161,7 @@ describe('the throttle', () => {
     expect(refused.headers.get('x-ratelimit-limit')).toBe('10');
     const retry = Number(refused.headers.get('retry-after'));
     expect(Number.isInteger(retry) && retry > 0 && retry <= 3600).toBe(true);
-    expect(refused.headers.getSetCookie().some((c) => c.startsWith('mts_account='))).toBe(false);
+    expect(refused.headers.getSetCookie().some((c) => c.startsWith('_session='))).toBe(false);
     expect(await usersNamed('one_more')).toBe(0);
     // Another address is not held back.
     expect((await postSignUp(app, { username: 'one_more', password: PASSWORD, confirm: PASSWORD }, freshAddress())).status).toBe(303);

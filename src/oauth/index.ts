@@ -13,6 +13,7 @@ import { PLATFORM_BASE } from '../rest/envelope.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
+import { deviceReentry } from './device-reentry.ts';
 import { interactionRoutes } from './interactions.ts';
 import { providerKeys } from './keys.ts';
 import { atBaseUrl } from './origin.ts';
@@ -77,6 +78,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
   router.get(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.post(OAUTH_ROUTES.authorization, authorizeCheck(orm, provider.issuer));
   router.use(endpointShims({ orm, limits: deps.limits, log: deps.log }, callback));
+  router.use(deviceReentry({ provider, key: cookieKeys[0]!, secure }));
   router.use(providerDispatch(callback));
 
   const authenticate: RequestHandler = async (req, _res, next) => {

@@ -9,6 +9,9 @@
 // Passwords go through the guessing throttle (core/accounts/sign-in.ts). The sign-in page links to
 // sign-up when sign-ups are open; a user who signs up there comes back to this interaction's page with
 // a handoff that finishes the login step (sign-up-handoff.ts), still read through `interactionDetails`.
+// The login step is the browser's one sign-in (browser-session.ts): finished here, it signs the browser in
+// at /account too; a browser that signed in at /account after the interaction began finishes it from
+// that session, unless the app asked for a fresh sign-in.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../rest/routing.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -18,6 +21,7 @@ import { signInWithPassword, throttledText } from '../core/accounts/sign-in.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../core/limits/limiter.ts';
 import { limitById } from '../core/limits/table.ts';
 import type { Logger } from '../core/log.ts';
+import { signedInAccount } from './browser-session.ts';
 import { consentCookieToken, validConsentToken, clearConsentCookie } from './consent-cookie.ts';
 import { csrfToken, validCsrf } from './csrf.ts';
 import { consentPage, signInPage, type ConsentForm } from './pages/interaction.ts';
@@ -36,6 +40,7 @@ function problem(res: Response, status: number, message: string) {
   send(res, status, page('Something went wrong', `<p>${escapeHtml(message)}</p>`));
 }
 
+const OTHER_USER = 'This browser is signed in as someone else. Sign out on your account page (/account) first, then sign in here.';
 const OTHER_BROWSER = 'This sign-in was started in another browser, or it has expired. Nobody was signed in. Start again from the app, in this browser.';
 
 /**
@@ -64,6 +69,16 @@ async function postedInteraction(deps: Deps, uid: string): Promise<Details | und
     if (!session || session.accountId !== d.session.accountId) return undefined;
   }
   return d;
+}
+
+/**
+ * The user this browser signed in as after the interaction began (at /account, in another tab), when
+ * the sign-in was asked for only because there was no session then. An app that asks for a fresh sign-in
+ * (`prompt=login`, `max_age`) still gets the password typed.
+ */
+async function alreadySignedIn(deps: Deps, d: Details, req: Request, res: Response): Promise<string | undefined> {
+  if (d.prompt.name !== 'login' || d.prompt.reasons.join() !== 'no_session') return undefined;
+  return signedInAccount(deps, req, res);
 }
 
 /** The consent form's fields for a code flow (POST /oauth/authorize in the platform OpenAPI document); a device flow's consent posts to the interaction. */
@@ -132,8 +147,9 @@ export function interactionRoutes(deps: Deps): Router {
     const d = await browserInteraction(deps, req, res);
     if (!d) return problem(res, 403, OTHER_BROWSER);
     const signedUp = d.prompt.name === 'login' ? takeSignUpHandoff(req, res, deps.csrfKey, d.uid, deps.secure) : undefined;
-    if (signedUp && (await findUserById(deps.orm.em.fork(), signedUp))) {
-      return deps.provider.interactionFinished(req, res, { login: { accountId: signedUp } }, { mergeWithLastSubmission: false });
+    const signedIn = signedUp ?? (await alreadySignedIn(deps, d, req, res));
+    if (signedIn && (await findUserById(deps.orm.em.fork(), signedIn))) {
+      return deps.provider.interactionFinished(req, res, { login: { accountId: signedIn } }, { mergeWithLastSubmission: false });
     }
     await render(deps, d, res);
   }));
@@ -151,6 +167,11 @@ export function interactionRoutes(deps: Deps): Router {
       return render(deps, d, res, { status: 429, error: throttledText(signIn.decision), username });
     }
     if (signIn.outcome === 'wrong') return render(deps, d, res, { status: 400, error: 'Wrong username or password.', username });
+    // The browser's one session belongs to someone else (an app asked for a fresh sign-in, and another
+    // user typed theirs): the provider would end that session in the middle of the authorization, and
+    // the page cannot say whose data the app gets. The other user signs out at /account first.
+    const current = await signedInAccount(deps, req, res);
+    if (current && current !== signIn.user.id) return render(deps, d, res, { status: 400, error: OTHER_USER, username });
     await deps.provider.interactionFinished(req, res, { login: { accountId: signIn.user.id } }, { mergeWithLastSubmission: false });
   }));
 

@@ -16,6 +16,11 @@ const ACCESS_TOKEN_TTL = 60 * 60;
 export const REFRESH_TOKEN_TTL = 30 * 24 * 60 * 60;
 const GRANT_TTL = 365 * 24 * 60 * 60;
 export const DEVICE_CODE_TTL = 10 * 60;
+/** The browser's session, for the whole site (browser-session.ts): a day, renewed by the provider's own pages. */
+export const SESSION_TTL = 24 * 60 * 60;
+
+/** The options of the provider's long-lived cookies, its session's among them. */
+export const longCookie = (secure: boolean) => ({ httpOnly: true, sameSite: 'lax', signed: true, secure }) as const;
 
 export type ProviderDeps = {
   orm: MikroORM;
@@ -57,7 +62,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
       RefreshToken: REFRESH_TOKEN_TTL,
       Grant: GRANT_TTL,
       Interaction: 60 * 60,
-      Session: 14 * 24 * 60 * 60,
+      Session: SESSION_TTL,
     },
     // Every grant gets a refresh token, without `offline_access`, and it outlives the browser session.
     issueRefreshToken: async () => true,
@@ -74,7 +79,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     interactions: { url: (_ctx: KoaContextWithOIDC, interaction) => `${deps.config.baseUrl}${INTERACTION_BASE}/${interaction.uid}` },
     cookies: {
       keys: keys.cookieKeys,
-      long: { httpOnly: true, sameSite: 'lax', signed: true, secure: deps.config.baseUrl.startsWith('https:') },
+      long: longCookie(deps.config.baseUrl.startsWith('https:')),
       short: { httpOnly: true, sameSite: 'lax', signed: true, secure: deps.config.baseUrl.startsWith('https:') },
     },
     jwks: { keys: [keys.signingKey as never] },

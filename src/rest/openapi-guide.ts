@@ -46,13 +46,15 @@ export function platformGuide(baseUrl: string): string {
 
 ## Getting started
 
-**1. Register an app.** The operator of the service registers it with the admin CLI:
+**1. Register an app.** Sign up at [${baseUrl}/account/sign-up](${baseUrl}/account/sign-up) (or sign in at [${baseUrl}/account](${baseUrl}/account)), then register the app at [${baseUrl}/account/apps](${baseUrl}/account/apps): a name, its redirect URIs (for a CLI, \`http://127.0.0.1:8765/callback\` will do), *public* or *confidential*, and the scopes it may ask for. The app's page shows its \`client_id\` and, for a confidential app, its client secret, once. A public app (TVs, phones, CLIs) has no secret: \`client_id\` and PKCE only.
+
+The operator of the service can register apps with the admin CLI instead (the only way when it runs with \`APP_REGISTRATION=closed\`, and the way to make an official app):
 
 \`\`\`sh
 npm run --silent admin -- app:create --name "My TV app" --redirect-uri http://127.0.0.1:8765/callback --scopes "profile:read history:read history:write"
 \`\`\`
 
-It prints \`{"client_id", "client_secret", "allowed_scopes"}\`. Apps are public clients (\`client_id\` only, \`client_secret\` null) unless made with \`--confidential\`; no \`--scopes\` allows all 16.
+It prints \`{"client_id", "client_secret", "allowed_scopes"}\`: a public app (\`client_secret\` null) unless made with \`--confidential\`; no \`--scopes\` allows all 16.
 
 **2. Get a token with the device flow** (TVs, desktops, CLIs). Ask for a device code:
 

@@ -1,6 +1,6 @@
 // The website as the HTTP app mounts it: the account pages under /account (the hub, sign-in and
 // sign-out, connected apps, the export, imports, sign-up, and the developer apps when APP_REGISTRATION
-// is open). It stands on the authorization server: signing out ends the browser's provider session too,
+// is open). It stands on the authorization server: the browser's session is the provider's (one sign-in),
 // and its cookies and form tokens are signed with the provider's cookie key.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Router } from 'express';
@@ -23,9 +23,9 @@ export function webRoutes(deps: { orm: MikroORM; config: Config; log: Logger; li
   const secure = config.baseUrl.startsWith('https:');
   const signups = config.signups === 'open';
   router.use(accountRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups), appRegistration: config.appRegistration }));
-  router.use(accountExportRoutes({ orm, limits, log, key, secure, signUp: signUpLink(signups) }));
-  router.use(signUpRoutes({ orm, limits, key, secure, open: signups }));
-  router.use(importRoutes({ orm, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));
-  if (config.appRegistration) router.use(developerAppRoutes({ orm, limits, log, key, secure, signUp: signUpLink(signups) }));
+  router.use(accountExportRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
+  router.use(signUpRoutes({ orm, provider, limits, key, secure, open: signups }));
+  router.use(importRoutes({ orm, provider, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));
+  if (config.appRegistration) router.use(developerAppRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
   return router;
 }

@@ -1,7 +1,7 @@
 // /account/import over HTTP as a browser's form posts it: a signed-in session (cookie and CSRF token from
 // the hub page), a multipart upload, and polling a run's JSON until it ends.
 import type { TestApp } from './app.ts';
-import { makeUser, postAccountSignIn } from './oauth.ts';
+import { makeUser, postAccountSignIn, sessionCookie } from './oauth.ts';
 import { until } from './wait.ts';
 
 export type Session = { cookie: string; csrf: string; userId: string; username: string };
@@ -14,7 +14,7 @@ export async function accountSession(app: TestApp, username: string): Promise<Se
 /** An existing user's session on the account pages (test users share one password). */
 export async function signedIn(app: TestApp, user: { id: string; username: string }): Promise<Session> {
   const res = await postAccountSignIn(app, user.username, 'correct horse battery');
-  const cookie = res.headers.getSetCookie().find((c) => c.startsWith('mts_account='))!.split(';')[0]!;
+  const cookie = sessionCookie(res.headers);
   const hub = await (await fetch(`${app.url}/account`, { headers: { cookie } })).text();
   return { cookie, csrf: /name="csrf" value="([^"]+)"/.exec(hub)![1]!, userId: user.id, username: user.username };
 }

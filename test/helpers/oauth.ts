@@ -91,6 +91,13 @@ export async function approveDevice(context: BrowserContext, verificationUriComp
 }
 
 /** One /account sign-in as a browser makes it: load the form (for its nonce cookie), then post it. */
+/** The browser session a response started (the authorization server's `_session` cookie and its signature), as a Cookie header. */
+export function sessionCookie(headers: Headers): string {
+  const pairs = headers.getSetCookie().filter((c) => /^_session(\.sig)?=[^;]/.test(c)).map((c) => c.split(';')[0]!);
+  if (pairs.length !== 2) throw new Error('the response started no browser session');
+  return pairs.join('; ');
+}
+
 export async function postAccountSignIn(app: TestApp, username: string, password: string, headers: Record<string, string> = {}): Promise<Response> {
   const form = await fetch(`${app.url}/account/connected-apps`);
   const cookie = form.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');

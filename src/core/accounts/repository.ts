@@ -1,4 +1,4 @@
-// Users and account sessions as stored: the app_user and account_session statements of accounts/.
+// Users as stored: the app_user statements of accounts/.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { db } from '../db/query-builder.ts';
@@ -41,42 +41,4 @@ export function credentialsByUsername(em: EntityManager, username: string) {
 
 export async function setPasswordHash(em: EntityManager, userId: string, passwordHash: string): Promise<void> {
   await db(em).updateTable('app_user').set({ password_hash: passwordHash }).where('id', '=', userId).execute();
-}
-
-/** `id`: the digest of the session token; it ends `seconds` from now (the database's clock). */
-export async function insertAccountSession(em: EntityManager, id: string, userId: string, seconds: number): Promise<void> {
-  await db(em)
-    .insertInto('account_session')
-    // make_interval(years, months, weeks, days, hours, mins, secs), typed Date for the builder's `+` (timestamptz + interval).
-    .values((eb) => ({ id, user_id: userId, expires_at: eb(eb.fn<Date>('now'), '+', eb.fn<Date>('make_interval', [eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.val(seconds)])) }))
-    .execute();
-}
-
-export async function liveAccountSessionUser(em: EntityManager, id: string): Promise<string | null> {
-  const row = await db(em)
-    .selectFrom('account_session')
-    .select('user_id')
-    .where('id', '=', id)
-    .where((eb) => eb('expires_at', '>', eb.fn<Date>('now')))
-    .executeTakeFirst();
-  return row?.user_id ?? null;
-}
-
-export async function deleteAccountSession(em: EntityManager, id: string): Promise<void> {
-  await db(em).deleteFrom('account_session').where('id', '=', id).execute();
-}
-
-/** Ends every session of the user; how many there were. */
-export async function deleteAccountSessionsOfUser(em: EntityManager, userId: string): Promise<number> {
-  const { numDeletedRows } = await db(em).deleteFrom('account_session').where('user_id', '=', userId).executeTakeFirstOrThrow();
-  return Number(numDeletedRows);
-}
-
-/** How many expired sessions were deleted. */
-export async function deleteExpiredAccountSessions(em: EntityManager): Promise<number> {
-  const { numDeletedRows } = await db(em)
-    .deleteFrom('account_session')
-    .where((eb) => eb('expires_at', '<', eb.fn<Date>('now')))
-    .executeTakeFirstOrThrow();
-  return Number(numDeletedRows);
 }

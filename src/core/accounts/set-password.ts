@@ -1,6 +1,6 @@
 // An operator sets a user's password (the user forgot it, or it leaked). Every browser session signed
-// in with the old password ends in the same transaction: the /account sessions and the authorization
-// server's sessions (which would let that browser approve new apps for 14 days without a password).
+// in with the old password ends in the same transaction: the authorization server's sessions, which are
+// the browsers' sessions for the account pages and for approving apps alike.
 //
 // The user's OAuth grants and tokens are kept. They are not password-derived: each is a delegation the
 // user approved for one app, listed on /account/connected-apps and revocable there one by one. Revoking
@@ -11,7 +11,7 @@ import { transaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
 import { hashSecret } from '../security/argon2.ts';
 import { deleteProviderSessionsOfUser } from '../tokens/repository.ts';
-import { deleteAccountSessionsOfUser, setPasswordHash, userByUsername } from './repository.ts';
+import { setPasswordHash, userByUsername } from './repository.ts';
 import { checkPassword } from './rules.ts';
 import type { User } from './service.ts';
 
@@ -25,7 +25,6 @@ export async function setUserPassword(em: EntityManager, username: string, passw
     const user = await userByUsername(tx, username);
     if (!user) throw notFound(`user "${username}"`);
     await setPasswordHash(tx, user.id, hash);
-    await deleteAccountSessionsOfUser(tx, user.id);
     await deleteProviderSessionsOfUser(tx, user.id);
     return user;
   });

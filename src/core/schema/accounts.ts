@@ -33,16 +33,3 @@ export const AppUser = defineEntity({
     profilePrivacy: p.enum(['public', 'private']).default('public'),
   },
 });
-
-export const AccountSession = defineEntity({
-  name: 'AccountSession',
-  properties: {
-
-    id: p.text().primary(),
-    user: () => p.manyToOne(AppUser).updateRule('no action').deleteRule('cascade'),
-
-    createdAt: p.datetime().defaultRaw(`now()`),
-
-    expiresAt: p.datetime().index('account_session_expires'),
-  },
-});

@@ -3,7 +3,7 @@
 // a column no entity has. The schema is the ground floor: its files import nothing of the project's but
 // each other, so every module can read any table without an import reaching back up.
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
-import { AccountSession, AppUser } from './accounts.ts';
+import { AppUser } from './accounts.ts';
 import { App, AppGrant } from './apps.ts';
 import { DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending } from './catalog.ts';
 import { ChangeLog } from './changes.ts';
@@ -23,7 +23,7 @@ import { OauthArtifact, OauthKey } from './tokens.ts';
 import { TrophyCursor, UserTrophy } from './trophies.ts';
 
 export const entities = [
-  AccountSession, AppUser, App, AppGrant, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
+  AppUser, App, AppGrant, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
   CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, ImportChunk, ImportRow, ImportRun, JobRun, UserRating, UserTitleState, WatchHistory,
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,

@@ -102,6 +102,19 @@ export function signInForm(opts: { action: string; hidden: Record<string, string
      </form>${opts.signUp ? `\n     <p>New here? <a href="${escapeHtml(opts.signUp)}">Create an account</a></p>` : ''}`;
 }
 
+/**
+ * A URI as text that wraps where a reader expects it to: a line may break after `//` and before each
+ * `/`, `.`, `?`, `#`, `&`, `=`, `-` or `_` (a `<wbr>`), so a word of the URI is never cut in two on a
+ * phone; only a single piece longer than the whole line still breaks anywhere (the page's
+ * `overflow-wrap:anywhere`), rather than scrolling sideways.
+ */
+export function breakableUri(uri: string): string {
+  return uri
+    .split(/(?<=\/\/)|(?=[/.?#&=_-])/)
+    .map((piece) => escapeHtml(piece))
+    .join('<wbr>');
+}
+
 export function errorBox(message: string | undefined): string {
   return message ? `<p class="error" role="alert">${escapeHtml(message)}</p>` : '';
 }

@@ -4,6 +4,7 @@
 // `export-page` bucket (10 an hour per user, always on like the other forms' buckets) and streams the document as an attachment.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
+import type Provider from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../../core/accounts/service.ts';
 import { exportHead, exportJson } from '../../core/export/document.ts';
@@ -17,7 +18,7 @@ import { accountSignInPage } from '../pages/account.ts';
 import { accountExportPage } from '../pages/account-export.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
-type Deps = { orm: MikroORM; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
@@ -27,14 +28,14 @@ export function accountExportRoutes(deps: Deps): Router {
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
   r.get('/account/export', wrap(async (req, res) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account/export', signUp: deps.signUp }));
     send(res, 200, accountExportPage({ username: user.username, csrf: session.csrf }));
   }));
 
   r.post('/account/export', wrap(async (req, res) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/export">Sign in again</a>.</p>'));

@@ -1,7 +1,8 @@
 // /account: a signed-in user's hub page, their connected apps, and revoking one (every token of its
 // grants ends at once). The developer apps pages are developer-apps.ts.
-// Sign-in goes through the password-guessing throttle; sign-out ends the account session on the server
-// and this browser's session with the authorization server, so neither old cookie works again.
+// Sign-in goes through the password-guessing throttle and signs the browser in with the authorization
+// server too (one session, account-session.ts); sign-out destroys that session on the server, so the old
+// cookie opens neither these pages nor an approval again.
 // Revoking and signing out count in the `account-forms` bucket first (form-limits.ts).
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
@@ -22,12 +23,6 @@ import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
 type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };
 
-/** Ends the browser's session with the authorization server (its `_session` cookie), through the provider's model. */
-async function endProviderSession(provider: Provider, req: Request, res: Response): Promise<void> {
-  const session = await provider.Session.get(provider.createContext(req, res));
-  if (session.accountId) await session.destroy();
-}
-
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
 // Where a sign-in returns: an account page path the form named, never anywhere else (no open redirect).
@@ -41,14 +36,14 @@ export function accountRoutes(deps: Deps): Router {
   const failures = new FailureLimits(deps.limits);
 
   const showApps = async (req: Request, res: Response, notice?: string) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), signUp: deps.signUp }));
     send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
   };
 
   r.get('/account', wrap(async (req, res) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account', signUp: deps.signUp }));
     send(res, 200, accountHubPage({ username: user.username, csrf: session.csrf, appRegistration: deps.appRegistration }));
@@ -67,12 +62,12 @@ export function accountRoutes(deps: Deps): Router {
       return send(res, 429, accountSignInPage({ nonce: loginNonce(res, deps.secure), error, username, next, signUp: deps.signUp }));
     }
     if (signIn.outcome === 'wrong') return send(res, 400, accountSignInPage({ nonce: loginNonce(res, deps.secure), error: 'Wrong username or password.', username, next, signUp: deps.signUp }));
-    await startSession(em(), res, signIn.user.id, deps.secure);
+    await startSession(deps, req, res, signIn.user.id);
     res.redirect(303, next);
   }));
 
   r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
     if (!session || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. Sign in again.</p>'));
@@ -87,11 +82,10 @@ export function accountRoutes(deps: Deps): Router {
   }));
 
   r.post('/account/sign-out', wrap(async (req, res) => {
-    const session = await currentSession(em(), req, deps.key);
+    const session = await currentSession(deps, req, res);
     if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
     if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
-      await endSession(em(), res, session, deps.secure);
-      await endProviderSession(deps.provider, req, res);
+      await endSession(deps, req, res);
     }
     res.redirect(303, '/account');
   }));

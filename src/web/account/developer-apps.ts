@@ -5,6 +5,7 @@
 // Every POST counts in its bucket first (form-limits.ts): registrations, secret rotations, other changes.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
+import type Provider from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../../core/accounts/service.ts';
 import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../../core/apps/owned.ts';
@@ -20,7 +21,7 @@ import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 import { handOverSecret, takeSecret } from './secret-reveal.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
 type Form = Record<string, string | undefined>;
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
@@ -48,7 +49,7 @@ export function developerAppRoutes(deps: Deps): Router {
   const view = (fn: (req: Request, res: Response, session: AccountSession, username: string) => Promise<void>) =>
     (req: Request, res: Response, next: NextFunction) =>
       (async () => {
-        const session = await currentSession(em(), req, deps.key);
+        const session = await currentSession(deps, req, res);
         const user = session ? await findUserById(em(), session.userId) : null;
         if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account/apps', signUp: deps.signUp }));
         await fn(req, res, session, user.username);
@@ -59,7 +60,7 @@ export function developerAppRoutes(deps: Deps): Router {
     (req: Request, res: Response, next: NextFunction) =>
       (async () => {
         const body = (req.body ?? {}) as Form;
-        const session = await currentSession(em(), req, deps.key);
+        const session = await currentSession(deps, req, res);
         if (await refusedByFormLimit(deps, req, res, limit, session?.userId)) return;
         if (!session || !validCsrf(session, body.csrf)) {
           return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/apps">Sign in again</a>.</p>'));

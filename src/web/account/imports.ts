@@ -7,6 +7,7 @@
 import busboy from 'busboy';
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
+import type Provider from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { findUserById } from '../../core/accounts/service.ts';
 import { retryText } from '../../core/accounts/sign-in.ts';
@@ -27,7 +28,7 @@ import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 const IMPORT_PATH = '/account/import';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; limits: RateLimits; key: string; secure: boolean; maxBytes: number; signUp?: string | undefined };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; maxBytes: number; signUp?: string | undefined };
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
@@ -51,7 +52,7 @@ export function importRoutes(deps: Deps): Router {
   /** Pages: the signed-in user, or the sign-in form (coming back here). */
   const view = (fn: (req: Request, res: Response, session: AccountSession) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
     (async () => {
-      const session = await currentSession(em(), req, deps.key);
+      const session = await currentSession(deps, req, res);
       const user = session ? await findUserById(em(), session.userId) : null;
       if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: IMPORT_PATH, signUp: deps.signUp }));
       await fn(req, res, session);
@@ -74,7 +75,7 @@ export function importRoutes(deps: Deps): Router {
 
   r.post(IMPORT_PATH, (req, res, next) => {
     (async () => {
-      const session = await currentSession(em(), req, deps.key);
+      const session = await currentSession(deps, req, res);
       if (!session) return refuseAndClose(req, res, 403, page('Something went wrong', `<p>Your session has expired. <a href="${IMPORT_PATH}">Sign in again</a>.</p>`));
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > deps.maxBytes + FORM_OVERHEAD) {
@@ -152,7 +153,7 @@ export function importRoutes(deps: Deps): Router {
   // The run's progress as JSON, for scripts and pages that poll.
   r.get(`${IMPORT_PATH}/:id/status`, (req, res, next) => {
     (async () => {
-      const row = await ownRun(req, await currentSession(em(), req, deps.key));
+      const row = await ownRun(req, await currentSession(deps, req, res));
       if (!row) throw new ApiError('not_found', 'There is no such import among yours');
       res.set('Cache-Control', 'no-store').json(presentRun(row));
     })().catch(next);
@@ -161,7 +162,7 @@ export function importRoutes(deps: Deps): Router {
   // The unmatched rows as CSV, streamed a page at a time.
   r.get(`${IMPORT_PATH}/:id/unmatched.csv`, (req, res, next) => {
     (async () => {
-      const row = await ownRun(req, await currentSession(em(), req, deps.key));
+      const row = await ownRun(req, await currentSession(deps, req, res));
       if (!row) return send(res, 404, runNotFoundPage());
       res.status(200).set({
         'Content-Type': 'text/csv; charset=utf-8',

@@ -8,6 +8,7 @@
 // and no sign-in page links here.
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
+import type Provider from 'oidc-provider';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { retryText } from '../../core/accounts/sign-in.ts';
 import { signUp } from '../../core/accounts/sign-up.ts';
@@ -17,7 +18,7 @@ import { PAGE_HEADERS } from '../../oauth/pages/layout.ts';
 import { signUpPage, signUpsClosedPage, type SignUpPageOptions } from '../pages/sign-up.ts';
 import { handOffSignUp, safeReturnPath, SIGN_UP_PATH } from '../../oauth/sign-up-handoff.ts';
 
-type Deps = { orm: MikroORM; limits: RateLimits; key: string; secure: boolean; open: boolean };
+type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; key: string; secure: boolean; open: boolean };
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
@@ -49,7 +50,7 @@ export function signUpRoutes(deps: Deps): Router {
       case 'taken':
         return form(res, 409, { returnTo, username, error: 'That username is taken (in any mix of capitals). Choose another.' });
       case 'ok':
-        await startSession(deps.orm.em.fork(), res, result.user.id, deps.secure);
+        await startSession(deps, req, res, result.user.id);
         if (returnTo) handOffSignUp(res, deps.key, returnTo, result.user.id, deps.secure);
         res.redirect(303, returnTo ?? '/account');
     }

@@ -1,10 +1,11 @@
 // Developer apps pages: the apps a user owns, the registration form, one app with its actions, and the
-// delete confirmation. Everything a user typed is escaped; long client ids and URIs wrap, so nothing
-// scrolls sideways on a phone.
+// delete confirmation. Everything a user typed is escaped; long client ids wrap anywhere and redirect
+// URIs between their parts (breakableUri), so nothing scrolls sideways on a phone and no word of a URI
+// is cut in two. A public app has no secret, and its page speaks of none.
 import { MAX_APPS_PER_USER, type OwnedApp } from '../../core/apps/owned.ts';
 import { MAX_REDIRECT_URIS } from '../../core/apps/redirect-uris.ts';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../../core/apps/scopes.ts';
-import { errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
+import { breakableUri, errorBox, escapeHtml, page } from '../../oauth/pages/layout.ts';
 
 const STYLE = `
 h1,h2{overflow-wrap:anywhere}
@@ -35,14 +36,14 @@ const appPath = (clientId: string) => `/account/apps/${encodeURIComponent(client
 const notice = (text: string | undefined) => (text ? `<p role="status">${escapeHtml(text)}</p>` : '');
 
 function details(app: OwnedApp): string {
-  const list = (items: string[]) => `<ul>${items.map((i) => `<li><code>${escapeHtml(i)}</code></li>`).join('')}</ul>`;
+  const list = (items: string[], show: (item: string) => string) => `<ul>${items.map((i) => `<li><code>${show(i)}</code></li>`).join('')}</ul>`;
   return `<dl class="app">
     <dt>Client ID</dt><dd><code class="client-id">${escapeHtml(app.clientId)}</code></dd>
-    <dt>Type</dt><dd>${app.confidential ? 'Confidential (has a client secret)' : 'Public (no client secret)'}</dd>
+    <dt>Type</dt><dd>${app.confidential ? 'Confidential (has a client secret)' : 'Public (PKCE only, for apps on people’s devices)'}</dd>
     <dt>Status</dt><dd>${app.active ? 'Active' : '<span class="inactive">Deactivated</span>: gets no tokens'}</dd>
     <dt>Users</dt><dd><span class="grants">${app.activeGrants}</span> with an active grant</dd>
-    <dt>Scopes</dt><dd>${list(app.scopes)}</dd>
-    <dt>Redirect URIs</dt><dd>${list(app.redirectUris)}</dd>
+    <dt>Scopes</dt><dd>${list(app.scopes, escapeHtml)}</dd>
+    <dt>Redirect URIs</dt><dd class="uris">${list(app.redirectUris, breakableUri)}</dd>
   </dl>`;
 }
 
@@ -116,7 +117,7 @@ export function developerAppPage(opts: { app: OwnedApp; csrf: string; secret?: s
        ${app.active ? action('deactivate', 'Deactivate') : action('activate', 'Activate')}
        <a class="button" href="${appPath(app.clientId)}/delete">Delete…</a>
      </div>
-     <p class="hint">Rotating makes the old secret stop working at once. Deactivating signs every user of the app out and refuses it new tokens until you activate it again.</p>
+     <p class="hint">${app.confidential ? 'Rotating makes the old secret stop working at once. ' : ''}Deactivating signs every user of the app out and refuses it new tokens until you activate it again.</p>
      <p><a href="/account/apps">Back to your apps</a></p>`,
   );
 }
