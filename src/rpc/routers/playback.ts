@@ -9,7 +9,7 @@ import { STATE_TABLE } from '../../core/playback/state.ts';
 import { createTicket, TICKET_TTL_SECONDS } from '../../core/events/tickets.ts';
 import { tokenBucketId } from '../../core/limits/table.ts';
 import { tokenKey } from '../../oauth/bearer.ts';
-import { queryId } from '../../core/wire/numbers.ts';
+import { wireId, wireInt } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
 const EVENT_DESCRIPTION = `Scrobbling and live playback state. \`start\`, \`progress\`, \`pause\` and \`resume\` report live playback; a \
@@ -49,7 +49,7 @@ export const playbackRouter = router({
         protect: true,
       },
     })
-    .input(z.object({ cursor: z.string().min(1).max(500).optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }).strict())
+    .input(z.object({ cursor: z.string().min(1).max(500).optional(), limit: wireInt(1, 100).default(50) }).strict())
     .output(z.object({ items: z.array(continueWatchingItem), nextCursor: z.string().optional() }).strict())
     .query(({ ctx, input }) => listContinueWatching(ctx.em, ctx.actor.userId, input)),
 
@@ -65,7 +65,7 @@ export const playbackRouter = router({
         errorResponses: [400, 404],
       },
     })
-    .input(z.object({ id: queryId() }).strict())
+    .input(z.object({ id: wireId() }).strict())
     .output(dismissed)
     .mutation(async ({ ctx, input }) => {
       await dismissContinueWatching(ctx.em, ctx.actor.userId, input.id);

@@ -19,9 +19,10 @@ import {
 import { readSnapshot } from '../../core/sync/snapshot.ts';
 import { describeZodError } from '../errors.ts';
 import { SYNC_BODY_LIMIT } from '../../core/limits/body.ts';
+import { wireInt } from '../../core/wire/numbers.ts';
 import { authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
-const ITEM_SCHEMAS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
+const ITEM_SCHEMAS = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem } satisfies Record<SyncResource, ZodType>;
 
 /** Each item on its own: a malformed one becomes `invalid` with the reason, the others go on. */
 export function parseItems(resource: SyncResource, raw: unknown[]): BulkItems {
@@ -54,7 +55,14 @@ const idempotencyHeader = z.object({
     ),
 });
 
-function bulkProcedure(resource: SyncResource) {
+/** Each resource's body, typed for a caller by its item schema (built here: inside the generic bulkProcedure the item type would print as `unknown`). */
+const BULK_INPUTS = {
+  history: bulkInput(ITEM_SCHEMAS.history),
+  ratings: bulkInput(ITEM_SCHEMAS.ratings),
+  watchlist: bulkInput(ITEM_SCHEMAS.watchlist),
+} satisfies Record<SyncResource, ZodType>;
+
+function bulkProcedure<R extends SyncResource>(resource: R) {
   return platformProcedure(SYNC_WRITE_SCOPES[resource])
     .meta({
       openapi: {
@@ -69,7 +77,7 @@ function bulkProcedure(resource: SyncResource) {
       limits: ['sync-write'],
       bodyLimit: SYNC_BODY_LIMIT,
     })
-    .input(bulkInput)
+    .input(BULK_INPUTS[resource])
     .output(bulkResultSchema)
     .mutation(({ ctx, input }) => {
       const key = idempotencyKey(ctx);
@@ -121,10 +129,11 @@ export const syncRouter = router({
   history: bulkProcedure('history'),
   ratings: bulkProcedure('ratings'),
   watchlist: bulkProcedure('watchlist'),
-  // Matched only by resources other than the three above (the facade tries procedures in order).
+  // Matched only by resources other than the three above (the facade tries procedures in order). Whatever
+  // the body holds is dropped unread (zod's default for an object's unknown keys): the answer is a 404.
   other: authenticatedProcedure
     .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true }, limits: ['sync-write'], bodyLimit: SYNC_BODY_LIMIT })
-    .input(z.object({ resource: z.string() }).catchall(z.unknown()))
+    .input(z.object({ resource: z.string() }))
     .output(bulkResultSchema)
     .mutation(({ input }) => {
       throw notFound(`Bulk sync of "${input.resource}" (history, ratings and watchlist can be synced)`);
@@ -148,7 +157,7 @@ export const syncRouter = router({
       z
         .object({
           cursor: cursorInput,
-          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          limit: wireInt(1, 1000).default(100),
           resources: z.string().max(500).optional().describe(`Comma-separated, from: ${resourceNames}. Default: every resource the token may read`),
         })
         .strict(),
@@ -176,7 +185,7 @@ export const syncRouter = router({
         .object({
           resource: z.string().describe(`One of: ${resourceNames}`),
           cursor: cursorInput,
-          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          limit: wireInt(1, 1000).default(100),
         })
         .strict(),
     )
