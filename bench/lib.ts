@@ -79,7 +79,7 @@ export function tempDataDir(): string {
 export type Service = { url: string; child: ChildProcess; stop(): Promise<void> };
 
 /** A process's resident set size now (VmRSS) and its peak over its life (VmHWM), in KiB (Linux /proc). */
-function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
+export function rssOf(pid: number | undefined): { rss: number; hwm: number } | null {
   if (!pid) return null;
   try {
     const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -113,8 +113,9 @@ export function scriptOptions(script: 'start' | 'admin'): string[] {
   const entry = script === 'start' ? 'src/main.ts' : 'src/cli.ts';
   const line = (JSON.parse(fs.readFileSync(path.join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string> }).scripts[script]!;
   const words = line.split(/\s+/);
-  if (words[0] !== 'node' || words.at(-1) !== entry) throw new Error(`package.json ${script} script is not "node [options] ${entry}": ${line}`);
-  return words.slice(1, -1);
+  // `exec`: the shell npm runs the script with becomes node, so npm's signals reach the service.
+  if (words[0] !== 'exec' || words[1] !== 'node' || words.at(-1) !== entry) throw new Error(`package.json ${script} script is not "exec node [options] ${entry}": ${line}`);
+  return words.slice(2, -1);
 }
 
 /**

@@ -2,6 +2,7 @@
 // naming the variable and what is wrong (see loadConfig's caller in main.ts and cli.ts).
 import path from 'node:path';
 import { z } from 'zod';
+import { START_EXIT } from './core/db/start-failure.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -35,6 +36,7 @@ const schema = z.object({
   HOST: z.string().min(1).default('0.0.0.0'),
   BASE_URL: httpUrl.optional(),
   DATABASE_URL: postgresUrl.optional(),
+  DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   DATA_DIR: z.string().min(1, 'must not be empty').default('./.data'),
   REDIS_URL: redisUrl.optional(),
   LOG_LEVEL: z.enum(LOG_LEVELS, { error: `must be one of ${LOG_LEVELS.join(', ')}` }).default('info'),
@@ -71,6 +73,11 @@ export type Config = {
   baseUrl: string;
   /** Unset means embedded mode (PGlite in dataDir). */
   databaseUrl: string | undefined;
+  /**
+   * Whether start-up creates the database DATABASE_URL names when it does not exist (DATABASE_CREATE);
+   * otherwise a missing one stops start-up with the command that creates it (core/db/reach.ts).
+   */
+  databaseCreate: boolean;
   /** Hot reads as named statements (DATABASE_PREPARED_STATEMENTS; off behind a pooler that cannot keep them). */
   preparedStatements: boolean;
   /** Connections this instance keeps to PostgreSQL (DATABASE_POOL_SIZE; embedded mode always uses one). */
@@ -129,14 +136,14 @@ export type Config = {
 
 class ConfigError extends Error {}
 
-/** For process entries (server, CLI): a bad value prints its one line and exits 1. */
+/** For process entries (server, CLI): a bad value prints its one line and exits 1 (START_EXIT.configuration). */
 export function loadConfigOrExit(): Config {
   try {
     return loadConfig();
   } catch (err) {
     if (err instanceof ConfigError) {
       process.stderr.write(`${err.message}\n`);
-      process.exit(1);
+      process.exit(START_EXIT.configuration);
     }
     throw err;
   }
@@ -160,6 +167,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: c.HOST,
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
+    databaseCreate: c.DATABASE_CREATE === 'true',
     preparedStatements: c.DATABASE_PREPARED_STATEMENTS === 'on',
     poolSize: c.DATABASE_POOL_SIZE,
     dataDir: path.resolve(c.DATA_DIR),

@@ -1,6 +1,6 @@
-// Starts the service in this process: database (embedded or PostgreSQL) -> migrations -> demo catalog on
-// a first embedded start, or its rest after a kill -> HTTP server. serve.ts adds signals; tests call this
-// directly.
+// Starts the service in this process: the port (answering 503 meanwhile) -> database (embedded or
+// PostgreSQL) -> migrations -> demo catalog on a first embedded start, or its rest after a kill -> the
+// application behind the port. serve.ts adds signals; tests call this directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
@@ -24,7 +24,12 @@ import { capConnections } from './rest/connections.ts';
 import { feedHoldSeconds } from './core/changes/repository.ts';
 import { databaseMetrics, watchFeedLag } from './core/metrics/registry.ts';
 import type { SyncCommitHook } from './rpc/trpc.ts';
+import { claimPort } from './claim-port.ts';
+import { startingApp } from './rest/starting.ts';
+import { redactUrl } from './core/db/start-failure.ts';
 
+/** How long start-up waits for Redis to deliver events before it goes on without (ms). */
+const REDIS_WAIT_MS = 2_000;
 /** How often Node looks for connections past headersTimeout or requestTimeout. */
 const CONNECTIONS_CHECKING_INTERVAL_MS = 1_000;
 
@@ -70,7 +75,64 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
 }
 
 export async function startServer(config: Config, log: Logger, deps: ServerDeps = {}): Promise<RunningServer> {
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log, observer: databaseMetrics });
+  // The port first: a port another process holds stops start-up before any slow work (claim-port.ts).
+  // Until the application is ready, the port answers 503 with the step under way (rest/starting.ts).
+  let step = 'opening the database';
+  let handler: http.RequestListener = startingApp(log, () => step);
+  const server = http.createServer(
+    {
+      // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
+      requestTimeout: 30_000,
+      // Counted from a request's first byte (a connection's opening for its first request): trickling
+      // header lines does not move it.
+      headersTimeout: config.headersTimeoutMs,
+      keepAliveTimeout: 5_000,
+      // Node finds the connections past those deadlines by scanning them every this often (30 s by
+      // default, which let a 15 s headers timeout run to 45 s): the bound is the timeout + 1 s.
+      connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
+    },
+    (req, res) => handler(req, res),
+  );
+  // What Node's parser refuses (e.g. headers over 16 KiB) and the timeouts above are answered in the
+  // envelope, not bare, and the connection is then closed (client-error.ts).
+  server.on('clientError', answerClientError);
+  await claimPort(server, config.port, config.host);
+  const unwatchConnections = capConnections(server, config.maxConnections, log);
+  const { port } = server.address() as AddressInfo;
+  const url = `http://127.0.0.1:${port}`;
+  log.info({ url }, 'port claimed: answering 503 until started');
+  try {
+    const started = await startBehindPort(config, log, deps, (s) => (step = s));
+    handler = started.app;
+    // "listening" means ready: what the port answers from now on is the application.
+    log.info({ url, mode: started.db.mode }, 'listening');
+    return {
+      url,
+      db: started.db,
+      oauth: started.oauth,
+      limits: started.limits,
+      server,
+      // Graceful: HTTP first (nothing new comes in, what is in flight finishes), then the rest in order
+      // (startBehindPort's close). main.ts calls it on SIGTERM; tests call it to stop an app.
+      close: async () => {
+        await drainHttp(server, started.drain, config.shutdownGraceMs, log);
+        unwatchConnections();
+        await started.close();
+      },
+    };
+  } catch (err) {
+    unwatchConnections();
+    server.closeAllConnections();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    throw err;
+  }
+}
+
+type Started = { app: http.RequestListener; db: Database; oauth: OAuth; limits: RateLimits; drain: Drain; close(): Promise<void> };
+
+/** Everything behind the claimed port: database, migrations, demo data, the application, the jobs. */
+async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, setStep: (step: string) => void): Promise<Started> {
+  const db = await openDatabase({ databaseUrl: config.databaseUrl, createDatabase: config.databaseCreate, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log, observer: databaseMetrics });
   // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
   // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
   // stops answering without closing the connection (hung process, lost network) would otherwise hold
@@ -104,14 +166,21 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
   attachEventBus(db.orm, events);
   try {
     // Live events work from the first request when Redis answers; a Redis that does not delays start-up
-    // by at most this (streams answer 503 until it delivers).
-    if (!(await events.whenDelivering(2_000))) log.warn('event bus not delivering yet: event streams answer 503 until Redis answers');
+    // by at most this (streams answer 503 until it delivers). A Redis away does not stop the service
+    // (rate limits count in memory meanwhile, decisions.md), but the operator is told in one line.
+    setStep('connecting to Redis');
+    if (!(await events.whenDelivering(REDIS_WAIT_MS))) {
+      log.warn('event bus not delivering yet: event streams answer 503 until Redis answers');
+      process.stderr.write(`REDIS_URL (${redactUrl(config.redisUrl!)}) does not answer within ${REDIS_WAIT_MS / 1000} s: starting anyway; rate limits count in this instance's memory and event streams answer 503 until it does\n`);
+    }
+    setStep('applying migrations');
     const applied = await migrate(db.orm);
     if (applied.length) log.info({ applied }, 'migrations applied');
     // The demo catalog: imported on a first embedded start, finished by the next start when a kill
     // interrupted it (demo-state.ts); a complete one costs one small read.
     const demoWork = db.mode === 'embedded' ? await demoCatalogWork(db.orm.em.fork()) : undefined;
     if (demoWork && config.demoData === 'auto') {
+      setStep('importing the demo catalog');
       // Loaded only here: the importer and its data sources are not needed on later starts.
       const { importDemoCatalog } = await import('./core/catalog/import/demo.ts');
       await importDemoCatalog(db.orm.em.fork(), log, demoWork);
@@ -119,60 +188,30 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
       log.warn({ steps: demoWork.steps }, 'the demo catalog import was interrupted and DEMO_DATA=off: the catalog stays partial until a start with DEMO_DATA=auto finishes it');
     }
     if (db.mode === 'embedded' && config.demoData === 'auto' && !(await hasUsers(db.orm.em.fork()))) {
+      setStep('creating the demo account');
       const demo = await createDemoAccount(db.orm.em.fork(), config.baseUrl, config.signups);
       log.info({ username: demo.username, client_id: demo.clientId }, 'demo user and app created');
       // For the person at the terminal (stdout carries JSON log lines).
       process.stderr.write(demo.instructions);
     }
+    setStep('starting the application');
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
     const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds), beforeSyncCommit: deps.beforeSyncCommit });
-    const server = http.createServer(
-      {
-        // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
-        requestTimeout: 30_000,
-        // Counted from a request's first byte (a connection's opening for its first request): trickling
-        // header lines does not move it.
-        headersTimeout: config.headersTimeoutMs,
-        keepAliveTimeout: 5_000,
-        // Node finds the connections past those deadlines by scanning them every this often (30 s by
-        // default, which let a 15 s headers timeout run to 45 s): the bound is the timeout + 1 s.
-        connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
-      },
-      app,
-    );
-    // What Node's parser refuses (e.g. headers over 16 KiB) and the timeouts above are answered in the
-    // envelope, not bare, and the connection is then closed (client-error.ts).
-    server.on('clientError', answerClientError);
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(config.port, config.host, () => resolve());
-    });
-    const unwatchConnections = capConnections(server, config.maxConnections, log);
     // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
-    // not stay open with nothing behind it.
-    const jobs = await startJobs(db.orm, log, config, jobsFor(config, log.child({ component: 'jobs' }), deps.importers)).catch(async (err: unknown) => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-      unwatchConnections();
-      throw err;
-    });
+    // not stay open with nothing behind it (startServer closes it).
+    const jobs = await startJobs(db.orm, log, config, jobsFor(config, log.child({ component: 'jobs' }), deps.importers));
     // change_feed_lag_seconds, read from the database at each scrape.
     const unwatchFeedLag = watchFeedLag(() => feedHoldSeconds(db.orm.em.fork()));
-    const { port } = server.address() as AddressInfo;
-    const url = `http://127.0.0.1:${port}`;
-    log.info({ url, mode: db.mode }, 'listening');
     return {
-      url,
+      app,
       db,
       oauth,
       limits,
-      server,
-      // Graceful: HTTP first (nothing new comes in, what is in flight finishes), then the jobs, then the
-      // connections everything used. main.ts calls it on SIGTERM; tests call it to stop an app.
+      drain,
+      // After the HTTP side has drained (startServer): the jobs, then the connections everything used.
       close: async () => {
-        await drainHttp(server, drain, config.shutdownGraceMs, log);
-        unwatchConnections();
         await jobs.stop();
         unwatchFeedLag();
         // Ends any event stream still open (the drain ended this instance's; the bus's own listeners go too).

@@ -1,6 +1,8 @@
 // The client package as a first-party app gets it: packed by npm, installed from the tarball into a
 // project of its own in the temp folder (no path into this repository), type-checked strictly with library
-// declarations checked, and run against the service: a public call, a platform call, and the refresh on 401.
+// declarations checked, and run against the service: a public call, a platform call, the refresh on 401,
+// sync writes with their Idempotency-Key, a typed error code, and the live events subscription (an event
+// written by another client, the replay after the last event id, the refresh of a refused connection).
 import { execFile } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -11,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { pinnedLockfile } from './helpers/lockfile.ts';
 import { postForm } from './helpers/oauth.ts';
-import { member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
+import { member, seedCatalog, SPIRITED_AWAY, tokenWith, type Member } from './helpers/seed.ts';
 
 const REPO = path.resolve(import.meta.dirname, '..');
 const PACKAGE = path.join(REPO, 'packages/client');
@@ -73,6 +75,8 @@ function readJson<T>(file: string): T {
 let app: TestApp;
 let someone: Member;
 let revoked: string;
+let viewer: Member;
+let writer: string;
 let work: string;
 let project: string;
 let tarball: string;
@@ -90,6 +94,8 @@ beforeAll(async () => {
   const answer = await postForm(`${app.url}/api/platform/v1/oauth/revoke`, { client_id: other.clientId, token: other.token });
   expect(answer.status).toBe(200);
   revoked = other.token;
+  viewer = await member(app, 'liveapp', ['history:write', 'events:read']);
+  writer = await tokenWith(app, viewer, ['playback:write']);
   tarball = await packed;
   await consumerProject(project, tarball);
 });
@@ -102,9 +108,19 @@ afterAll(async () => {
 describe('the client package', () => {
   it('ships built JavaScript and self-contained declarations', () => {
     const installed = path.join(project, 'node_modules/@media-tracking/client');
-    expect(fs.readdirSync(path.join(installed, 'dist')).sort()).toEqual(['app-router.d.ts', 'index.d.ts', 'index.js', 'refresh-link.d.ts', 'refresh-link.js']);
+    expect(fs.readdirSync(path.join(installed, 'dist')).sort()).toEqual([
+      'app-router.d.ts',
+      'idempotency.d.ts',
+      'idempotency.js',
+      'index.d.ts',
+      'index.js',
+      'refresh-link.d.ts',
+      'refresh-link.js',
+      'subscriptions.d.ts',
+      'subscriptions.js',
+    ]);
     const manifest = readJson<{ dependencies: Record<string, string> }>(path.join(installed, 'package.json'));
-    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@trpc/client', '@trpc/server']);
+    expect(Object.keys(manifest.dependencies).sort()).toEqual(['@trpc/client', '@trpc/server', 'eventsource']);
     for (const file of fs.readdirSync(path.join(installed, 'dist'))) {
       expect(fs.readFileSync(path.join(installed, 'dist', file), 'utf8')).not.toMatch(/from ['"]\.\.\/|src\/rpc|@mikro-orm|zod/);
     }
@@ -116,7 +132,8 @@ describe('the client package', () => {
   });
 
   it('calls the public and platform APIs, refreshing a rejected token once', async () => {
-    const stdout = await sh(process.execPath, ['main.mjs', app.url, someone.token, revoked], project);
+    const args = { baseUrl: app.url, good: someone.token, revoked, live: { token: viewer.token, writer, movieDbId: SPIRITED_AWAY } };
+    const stdout = await sh(process.execPath, ['main.mjs', JSON.stringify(args)], project);
     const result = JSON.parse(stdout.trim().split('\n').at(-1) ?? '') as Record<string, unknown>;
     expect(result.search).toEqual([{ movieDbId: SPIRITED_AWAY, name: 'Spirited Away', year: 2001, type: 'movie' }]);
     expect(result.me).toEqual({
@@ -131,5 +148,25 @@ describe('the client package', () => {
     expect(result.fixedRevoked).toEqual({ unauthorized: true, status: 401 });
     expect(result.refreshed).toEqual({ usernames: ['firstparty', 'firstparty'], found: [SPIRITED_AWAY], asked: [false, true, false] });
     expect(result.hopeless).toEqual({ result: { unauthorized: true, status: 401 }, asked: [false, true] });
+
+    // Sync writes: a key made for the call, sent again unchanged after the refresh; a given key replays.
+    const sync = result.sync as Record<string, Record<string, unknown>>;
+    const uuid = /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/;
+    expect(sync.generated).toEqual({ status: ['inserted'], replayed: false, asked: [false, true], keys: [expect.stringMatching(uuid), expect.stringMatching(uuid)] });
+    const [refused, retried] = sync.generated!.keys as string[];
+    expect(retried).toBe(refused);
+    expect(sync.given).toEqual({ replayed: [false, true], same: true, keys: [expect.stringMatching(/^consumer-/), expect.stringMatching(/^consumer-/), expect.stringMatching(/^consumer-/)] });
+    expect(new Set(sync.given!.keys as string[]).size).toBe(1);
+    expect(sync.conflict).toEqual({ error: 'idempotency_conflict', status: 409 });
+
+    // Live events: the stream's start, then the other client's event; the missed one replayed after the
+    // last id; a refused connection (revoked token) refreshed and connected.
+    expect(result.events).toEqual({
+      first: ['stream.open', 'playback.start'],
+      resumed: ['playback.pause'],
+      resumedAfter: true,
+      increasing: true,
+      refreshed: { first: 'stream.open', asked: [false, true] },
+    });
   });
 });

@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { EventSource, type FetchLike } from 'eventsource';
 import { query } from '../src/core/db/sql.ts';
 import { eventBusOf } from '../src/core/events/registry.ts';
-import { SSE_TIMING } from '../src/rest/sse-stream.ts';
+import { SSE_TIMING } from '../src/core/events/live-stream.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';

@@ -9,6 +9,7 @@ import path from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrate, openDatabase } from '../src/core/db/orm.ts';
+import { processAlive } from './helpers/processes.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -26,15 +27,6 @@ async function embeddedTemplate(): Promise<string> {
     await db.close();
   }
   return dir;
-}
-
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
 }
 
 export default async function setup(project: TestProject) {

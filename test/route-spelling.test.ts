@@ -131,7 +131,7 @@ describe('every route answers only its own spelling', () => {
   it('calls a /trpc procedure only by its exact name', async () => {
     const misses: string[] = [];
     for (const p of PROCEDURES) {
-      const method = p.type === 'query' ? 'GET' : 'POST';
+      const method = p.type === 'mutation' ? 'POST' : 'GET';
       const [surface, ...rest] = p.trpcName.split('.');
       const capital = `${surface![0]!.toUpperCase()}${surface!.slice(1)}.${rest.join('.')}`;
       for (const v of [`/TRPC/${p.trpcName}`, `/Trpc/${p.trpcName}`, `/trpc/${p.trpcName}/`, `/trpc//${p.trpcName}`, `/trpc/${p.trpcName.toUpperCase()}`, `/trpc/${capital}`]) {

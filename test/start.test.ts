@@ -1,6 +1,6 @@
 // `npm start` as a newcomer runs it: a first start on an empty DATA_DIR imports the demo catalog by itself
-// and answers a search with the real title; a restart keeps the data and imports nothing again; SIGTERM
-// stops it cleanly. Embedded mode only (the demo import is for the embedded database). Start-up times
+// (the port answering 503 meanwhile) and answers a search with the real title; a restart keeps the data
+// and imports nothing again; SIGTERM stops it cleanly. Embedded mode only (the demo import is for the embedded database). Start-up times
 // are measured by `npm run bench` (bench/startup.ts), not asserted here.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
@@ -15,9 +15,11 @@ const main = path.resolve(import.meta.dirname, '../src/main.ts');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'mts-start-'));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 
-type Started = { child: ChildProcess; url: string; logs: Array<Record<string, unknown>>; stderr: () => string };
+type Early = { ready: { status: number; body: unknown }; search: { status: number; body: unknown } };
+type Started = { child: ChildProcess; url: string; logs: Array<Record<string, unknown>>; stderr: () => string; duringImport: Early | undefined };
 
-async function start(): Promise<Started> {
+/** `watchImport`: the answers of /readyz and of a search while the demo import runs (a first start). */
+async function start(opts: { watchImport?: boolean } = {}): Promise<Started> {
   const port = 30_000 + Math.floor(Math.random() * 20_000);
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BASE_URL', 'DEMO_DATA']) delete env[name];
@@ -33,12 +35,31 @@ async function start(): Promise<Started> {
   let stderr = '';
   child.stderr!.on('data', (d: Buffer) => (stderr += d.toString()));
   const url = `http://127.0.0.1:${port}`;
+  const answer = async (path: string) => {
+    const res = await fetch(`${url}${path}`);
+    return { status: res.status, body: (await res.json()) as unknown };
+  };
+  let duringImport: Early | undefined;
   try {
-    // A first start imports the demo catalog before it listens.
+    if (opts.watchImport) {
+      // The port is claimed first; the import takes many seconds behind it.
+      await until(
+        'readiness to name the demo import',
+        async () => {
+          if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${stderr}`);
+          if (!logs.some((l) => l.msg === 'port claimed: answering 503 until started')) return false;
+          return ((await answer('/readyz')).body as { step?: string }).step === 'importing the demo catalog';
+        },
+        IMPORT_DEADLINE_MS,
+        100,
+      );
+      duringImport = { ready: await answer('/readyz'), search: await answer('/api/public/v1/catalog/search?q=spirited%20away') };
+    }
+    // A first start imports the demo catalog before it is ready ("listening").
     await until(
       '"listening"',
       () => {
-        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}`);
+        if (child.exitCode !== null) throw new Error(`exited with ${child.exitCode}: ${stderr}`);
         return logs.some((l) => l.msg === 'listening');
       },
       IMPORT_DEADLINE_MS,
@@ -49,7 +70,7 @@ async function start(): Promise<Started> {
     child.kill('SIGKILL');
     throw err;
   }
-  return { child, url, logs, stderr: () => stderr };
+  return { child, url, logs, stderr: () => stderr, duringImport };
 }
 
 function stop(s: Started): Promise<number | null> {
@@ -68,8 +89,12 @@ async function searchSpiritedAway(url: string) {
 
 describe.skipIf(servicesMode)('npm start in embedded mode', () => {
   it('imports the demo catalog on a first start and answers with the real title', async () => {
-    const s = await start();
+    const s = await start({ watchImport: true });
     try {
+      expect(s.duringImport).toEqual({
+        ready: { status: 503, body: { status: 'starting', step: 'importing the demo catalog' } },
+        search: { status: 503, body: { message: 'The service is starting (importing the demo catalog); retry shortly' } },
+      });
       expect(await searchSpiritedAway(s.url)).toMatchObject({ movieDbId: 129, name: 'Spirited Away', category: 'anime', year: 2001 });
       const imported = s.logs.find((l) => l.msg === 'demo catalog imported') as { results: Array<{ source: string; titles: number }> } | undefined;
       expect(imported?.results.map((r) => r.source)).toEqual(['movies_dataset', 'anime_data', 'synthetic']);
@@ -103,7 +128,7 @@ describe.skipIf(servicesMode)('npm start in embedded mode', () => {
   it('refuses a second server on a data directory another server owns', async () => {
     const s = await start();
     try {
-      await expect(start()).rejects.toThrow(/exited with 1/);
+      await expect(start()).rejects.toThrow(`exited with 5: the embedded database in DATA_DIR (${dataDir}) is already served by another process (socket ${dataDir}/.s.PGSQL.5432): stop that server, or choose another DATA_DIR\n`);
     } finally {
       await stop(s);
     }

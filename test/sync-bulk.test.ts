@@ -13,7 +13,7 @@ import { servicesMode } from './helpers/db.ts';
 import { expectError } from './helpers/envelope.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { bulk, newKey } from './helpers/sync-client.ts';
-import { holdBeforeCommit } from './helpers/sync-hold.ts';
+import { heldHistoryWrite } from './helpers/sync-hold.ts';
 import { createLogger } from '../src/core/log.ts';
 
 let app: TestApp;
@@ -262,21 +262,11 @@ describe('idempotency', () => {
     const m = await member(app, 'inflight', ['history:write']);
     const key = newKey();
     const items = watches(2);
-    let claimed!: () => void;
-    const isClaimed = new Promise<void>((r) => (claimed = r));
-    const first = runBulkSync(em(), {
-      ...parseItems('history', items),
-      userId: m.userId,
-      clientId: m.clientId,
-      key,
-      hash: bodyHash(items),
-      now: new Date(),
-      // The transaction stays open 3 s after its writes.
-      beforeCommit: holdBeforeCommit(3000, () => claimed()),
-    });
-    await isClaimed;
+    // The transaction stays open 3 s after its writes.
+    const first = heldHistoryWrite(em(), m, items, key, 3000);
+    await first.claimed;
     expectError(await bulk(app, m.token, 'history', items, key), 409, 'request_in_progress');
-    const applied = await first;
+    const applied = await first.applied;
     expect((await bulk(app, m.token, 'history', items, key)).body).toEqual({ ...applied, idempotency_replayed: true });
   });
 

@@ -1,13 +1,14 @@
 // The admin CLI's command line: help, the command's options, the database opened and migrated, the
 // command run; its result as one JSON object on stdout, mistakes and failures on stderr with the exit code.
 import { loadConfigOrExit } from '../config.ts';
-import { openDatabase, migrate } from '../core/db/orm.ts';
+import { openDatabase, migrate, type Database } from '../core/db/orm.ts';
 import type { Importers } from '../core/import/importers.ts';
 import { createLogger } from '../core/log.ts';
 import { ApiError } from '../core/errors.ts';
 import { commands } from './commands.ts';
 import { asksForHelp, commandHelp, globalHelp, PREFIX } from './help.ts';
 import { UsageError } from './command.ts';
+import { StartFailure } from '../core/db/start-failure.ts';
 
 /** What the commands work with besides the configuration: the CLI as deployed gives none (the defaults). */
 export type CliDeps = {
@@ -41,7 +42,15 @@ export async function runCli(argv: string[], deps: CliDeps = {}): Promise<number
   const config = loadConfigOrExit();
   // Logs go to stderr (fd 2) so stdout carries only the result.
   const log = createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel, { stderr: true });
-  const db = await openDatabase({ databaseUrl: config.databaseUrl, dataDir: config.dataDir, preparedStatements: config.preparedStatements, log, poolMax: 4 });
+  let db: Database;
+  try {
+    db = await openDatabase({ databaseUrl: config.databaseUrl, createDatabase: config.databaseCreate, dataDir: config.dataDir, preparedStatements: config.preparedStatements, log, poolMax: 4 });
+  } catch (err) {
+    // A database that does not answer or does not exist: the same one line and exit code as the server's.
+    if (!(err instanceof StartFailure)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    return err.exitCode;
+  }
   try {
     // Every command but `migrate` itself works on an up-to-date schema.
     if (name !== 'migrate') await migrate(db.orm);

@@ -26,6 +26,7 @@ import { metricsEndpoint, requestMetrics } from './metrics.ts';
 import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
+import { liveEvents } from './live-events.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
 import type { SyncCommitHook } from '../rpc/trpc.ts';
@@ -87,20 +88,24 @@ export function createApp(deps: AppDeps): Express {
   app.get(`${PUBLIC_BASE}/openapi.json`, (_req, res) => void res.json(publicDoc));
   app.get(`${PLATFORM_BASE}/openapi.json`, (_req, res) => void res.json(platformDoc));
 
+  // Live events: one opener for the REST stream and the /trpc subscription (one watch of their tokens).
+  const openStream = deps.events ? liveEvents({ orm: deps.orm, log, events: deps.events, drain: deps.drain }) : undefined;
+  const procedureDeps = { ...deps, openStream };
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
-  if (deps.events) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, events: deps.events, limits: deps.limits, drain: deps.drain }));
-  app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, deps));
-  app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, deps));
+  if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
+  app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, procedureDeps));
+  app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, procedureDeps));
 
   // First-party clients: the same procedures over tRPC's own protocol.
   app.use(
     TRPC_BASE,
     createExpressMiddleware({
       router: appRouter,
-      createContext: ({ req, res }) => createContext(deps, req, res, 'trpc'),
+      createContext: ({ req, res }) => createContext(procedureDeps, req, res, 'trpc'),
       onError: ({ error, req }) => {
         const apiError = toApiError(error);
-        if (apiError.status >= 500) log.error({ request_id: req.id, err: error.cause ?? error }, 'procedure failed');
+        // 503: a live event stream ended for its client to reconnect (shutdown, lost delivery), or could not open.
+        if (apiError.status >= 500) log[apiError.status === 503 ? 'warn' : 'error']({ request_id: req.id, err: error.cause ?? error }, 'procedure failed');
       },
     }),
   );

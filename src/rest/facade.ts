@@ -19,6 +19,7 @@ import { restInputTypes } from './input-types.ts';
 import { checkBuckets, limitSubject } from './rate-limit.ts';
 import { bucketsOf } from '../core/limits/table.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
+import type { OpenStream } from '../core/events/live-stream.ts';
 
 export type FacadeDeps = {
   orm: MikroORM;
@@ -27,6 +28,8 @@ export type FacadeDeps = {
   catalogCache: CatalogCache;
   limits?: RateLimits | undefined;
   beforeSyncCommit?: SyncCommitHook | undefined;
+  /** Opens live event streams (live-events.ts), for the /trpc subscription. */
+  openStream?: OpenStream | undefined;
 };
 
 /** The procedure middleware's way to count a procedure's own buckets on this request and response. */
@@ -49,6 +52,7 @@ export function createContext(deps: FacadeDeps, req: Request, res: Response, tra
     headers: req.headers,
     response: { headers: {} },
     beforeSyncCommit: deps.beforeSyncCommit,
+    openStream: deps.openStream,
   };
 }
 

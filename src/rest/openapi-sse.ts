@@ -3,7 +3,7 @@
 import { REPLAY_WINDOW_MS } from '../core/events/stream-log.ts';
 import { TICKET_TTL_SECONDS } from '../core/events/tickets.ts';
 import { CW_TTL_DAYS } from '../core/playback/continue-watching.ts';
-import { SSE_TIMING } from './sse-stream.ts';
+import { SSE_TIMING } from '../core/events/live-stream.ts';
 import { EVENTS_TICKET, OAUTH2 } from './openapi-security.ts';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the token's user: live playback and Continue Watching changes, \

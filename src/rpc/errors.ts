@@ -14,6 +14,8 @@ const TRPC_CODE_BY_STATUS: Record<number, TRPC_ERROR_CODE_KEY> = {
   413: 'PAYLOAD_TOO_LARGE',
   422: 'UNPROCESSABLE_CONTENT',
   429: 'TOO_MANY_REQUESTS',
+  // Retryable for tRPC's subscription link: a live event stream that must be reconnected.
+  503: 'SERVICE_UNAVAILABLE',
 };
 
 /**

@@ -13,7 +13,7 @@ export type ProcedureEntry = {
   /** The name on /trpc, e.g. `platform.sync.history`. */
   trpcName: string;
   surface: Surface;
-  type: 'query' | 'mutation';
+  type: 'query' | 'mutation' | 'subscription';
   meta: Meta;
   /** Method and path template under the surface's REST base, when the procedure has one. */
   rest?: { method: string; path: string; pattern: RegExp };
@@ -28,7 +28,6 @@ function indexProcedures(): ProcedureEntry[] {
   const entries: ProcedureEntry[] = [];
   for (const { name: trpcName, type, meta: declared } of listProcedures(appRouter)) {
     const [surface, ...rest] = trpcName.split('.');
-    if (type !== 'query' && type !== 'mutation') continue;
     const meta = declared ?? {};
     const o = meta.openapi;
     entries.push({

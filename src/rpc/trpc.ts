@@ -9,6 +9,7 @@ import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { Scope } from '../core/schema/apps.ts';
 import type { LimitId } from '../core/limits/table.ts';
 import { ApiError } from '../core/errors.ts';
+import { SSE_TIMING, type OpenStream } from '../core/events/live-stream.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError, toTrpcError } from './errors.ts';
 
@@ -42,6 +43,8 @@ export type Context = {
   response: { status?: number; headers: Record<string, string>; route?: string | undefined; stream?: AsyncIterable<string> };
   /** Runs in each bulk sync write's transaction after its writes, before the commit (server.ts ServerDeps). */
   beforeSyncCommit?: SyncCommitHook | undefined;
+  /** Opens a live event stream (rest/live-events.ts); absent when the app has no event bus. */
+  openStream?: OpenStream | undefined;
 };
 
 /** A step of bulk sync writes before their commit, given the transaction and the request's log. */
@@ -77,6 +80,21 @@ const t = initTRPC
         message: apiError.message,
         data: { ...data, httpStatus: apiError.status, ...apiError.extra, error: apiError.code, request_id: ctx?.requestId ?? null },
       };
+    },
+    // Subscriptions (the live events) as server-sent events. tRPC's ping is the stream's heartbeat, and
+    // its maxDurationMs the stream's lifetime: the response then ends without tRPC's `return`, so the
+    // client's EventSource reconnects with its last event id. Getters: the timing is read per stream
+    // (tests shorten it), as the REST stream reads it.
+    sse: {
+      ping: {
+        enabled: true,
+        get intervalMs() {
+          return SSE_TIMING.heartbeatMs;
+        },
+      },
+      get maxDurationMs() {
+        return SSE_TIMING.maxStreamMs;
+      },
     },
   });
 

@@ -12,7 +12,8 @@ import { freePort } from './app.ts';
 import type { TestDatabase } from './db.ts';
 import { until } from './wait.ts';
 
-const MAIN = path.resolve(import.meta.dirname, '../../src/main.ts');
+const ROOT = path.resolve(import.meta.dirname, '../..');
+const MAIN = path.join(ROOT, 'src/main.ts');
 const CHILD_MAIN = path.resolve(import.meta.dirname, 'child-main.ts');
 /** The project's Node (24, from the `node` package); the system's may be older. */
 const REPO_NODE = path.resolve(import.meta.dirname, '../../node_modules/.bin/node');
@@ -30,6 +31,8 @@ export type ChildServer = {
   logs: LogLine[];
   /** Its error and fatal lines (pino levels 50, 60), for failure messages. */
   errors(): LogLine[];
+  /** The last 4,000 characters it wrote to stderr. */
+  stderr(): string;
   /** Throws, with the tail of its stderr, if it has exited (a start that fails). */
   throwIfExited(): void;
   /** SIGTERM and wait for the exit; SIGKILL after `timeoutMs` (and throw: it did not stop cleanly). */
@@ -69,13 +72,16 @@ export type ChildHooks = { syncHoldMs?: number };
  * Spawns `node src/main.ts` with the test's environment plus `env` (which must name DATABASE_URL or
  * DATA_DIR, BASE_URL and so on: nothing of the parent's DATABASE_URL is passed on unless `env` has it),
  * on `opts.port` or a free port, and returns at once: for a test that watches a start under way (and may
- * kill it before it listens). With `opts.hooks`, the service is child-main.ts's, built with them.
+ * kill it before it listens). With `opts.hooks`, the service is child-main.ts's, built with them; with
+ * `opts.npm`, it is `npm start` in the repository, as a newcomer runs it (`process` is then npm's).
  */
-export async function spawnChild(name: string, env: Record<string, string>, opts: { port?: number; hooks?: ChildHooks } = {}): Promise<ChildServer> {
+export async function spawnChild(name: string, env: Record<string, string>, opts: { port?: number; hooks?: ChildHooks; npm?: boolean } = {}): Promise<ChildServer> {
   const port = opts.port ?? (await freePort());
   const childEnv: Record<string, string | undefined> = { ...process.env, DATABASE_URL: undefined, HOST: '127.0.0.1', LOG_LEVEL: 'info', ...env, PORT: String(port) };
   const args = opts.hooks ? [CHILD_MAIN, ...(opts.hooks.syncHoldMs ? ['--sync-hold-ms', String(opts.hooks.syncHoldMs)] : [])] : [MAIN];
-  const child = spawn(NODE, args, { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = opts.npm
+    ? spawn('npm', ['start'], { cwd: ROOT, env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] })
+    : spawn(NODE, args, { env: childEnv as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
   const logs: LogLine[] = [];
   collectLogs(child.stdout!, logs);
   // Stderr is passed through to the test's output, and its tail kept for the errors below (read either
@@ -96,6 +102,7 @@ export async function spawnChild(name: string, env: Record<string, string>, opts
     process: child,
     logs,
     errors: () => logs.filter((l) => typeof l.level === 'number' && l.level >= 50),
+    stderr: () => stderr,
     throwIfExited() {
       if (child.exitCode !== null) throw new Error(`${name} exited with ${child.exitCode}: ${stderr}`);
     },

@@ -62,12 +62,19 @@ describe('loadConfig', () => {
     ['MAX_CONNECTIONS', '0'],
     ['MAX_CONNECTIONS', 'many'],
     ['DATA_DIR_MIN_FREE_MB', '-1'],
+    ['DATABASE_CREATE', 'yes'],
   ])('rejects %s=%s naming the variable', (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(new RegExp(`^invalid configuration: ${name} `));
   });
 });
 
 describe('database connection settings', () => {
+  it('never creates a missing database unless DATABASE_CREATE=true', () => {
+    expect(loadConfig({}).databaseCreate).toBe(false);
+    expect(loadConfig({ DATABASE_CREATE: 'false' }).databaseCreate).toBe(false);
+    expect(loadConfig({ DATABASE_CREATE: 'true' }).databaseCreate).toBe(true);
+  });
+
   it('keeps 10 connections with named statements by default; 1 to 100 connections, on or off', () => {
     expect(loadConfig({})).toMatchObject({ poolSize: 10, preparedStatements: true });
     expect(loadConfig({ DATABASE_POOL_SIZE: '1', DATABASE_PREPARED_STATEMENTS: 'off' })).toMatchObject({ poolSize: 1, preparedStatements: false });

@@ -73,14 +73,28 @@ export function routerDeclarations(source: string, repoRoot: string): string {
         return member(symbol.name, procedureDef ? procedure(procedureDef, at) : record(value, at));
       }),
     );
+  // A subscription's output is the async iterable it yields; a `tracked()` event comes to the client as
+  // @trpc/server's TrackedData, an interface the package cannot import (not exported): it is written
+  // out as the object it is, `{ id, data }`, which the client's types read the same way.
+  const subscriptionOutput = (type: ts.Type, where: string): ts.TypeNode => {
+    const reference = type as ts.TypeReference;
+    const [yielded] = type.flags & ts.TypeFlags.Object ? checker.getTypeArguments(reference) : [];
+    if (!yielded || !['AsyncIterable', 'AsyncGenerator', 'AsyncIterableIterator'].includes(reference.target.symbol.name)) fail(`${where} does not return an async iterable`);
+    const tracked = yielded.symbol?.name === 'TrackedData' ? prop(yielded, 'data', where) : undefined;
+    const item = tracked
+      ? f.createTypeLiteralNode([member('id', f.createKeywordTypeNode(ts.SyntaxKind.StringKeyword)), member('data', print(tracked, `${where} output`))])
+      : print(yielded, `${where} output`);
+    return f.createTypeReferenceNode('AsyncIterable', [item]);
+  };
   const procedure = (procedureDef: ts.Type, where: string): ts.TypeNode => {
     const kind = checker.typeToString(prop(procedureDef, 'type', where)).replaceAll('"', '') as Kind;
     if (!(kind in KINDS)) fail(`${where} is a ${kind}`);
     const types = prop(procedureDef, '$types', where);
+    const output = prop(types, 'output', where);
     return f.createTypeReferenceNode(KINDS[kind], [
       f.createTypeLiteralNode([
         member('input', print(prop(types, 'input', where), `${where} input`)),
-        member('output', print(prop(types, 'output', where), `${where} output`)),
+        member('output', kind === 'subscription' ? subscriptionOutput(output, where) : print(output, `${where} output`)),
         member('meta', f.createKeywordTypeNode(ts.SyntaxKind.ObjectKeyword)),
       ]),
     ]);

@@ -1,14 +1,30 @@
 // The typed client of the media tracking service for first-party apps: tRPC over HTTP at
-// `${baseUrl}/trpc`, calls made in the same tick batched into one request, a bearer token on each.
-import { createTRPCClient, httpBatchLink, type TRPCClient, type TRPCLink } from '@trpc/client';
+// `${baseUrl}/trpc`, calls made in the same tick batched into one request, a bearer token on each. Sync
+// writes go alone, with their Idempotency-Key (idempotency.ts); subscriptions over server-sent events
+// (subscriptions.ts).
+import { createTRPCClient, httpBatchLink, httpLink, isTRPCClientError, splitLink, TRPCClientError, type Operation, type TRPCClient, type TRPCLink } from '@trpc/client';
 import type { inferRouterInputs, inferRouterOutputs } from '@trpc/server';
 import type { AppRouter } from './app-router.js';
+import { idempotencyLinks, isKeyed } from './idempotency.js';
 import { refreshOnUnauthorized, sentToken, TOKEN_KEY } from './refresh-link.js';
+import { subscriptionLinks } from './subscriptions.js';
 
 export type { AppRouter };
+
 export { isUnauthorized } from './refresh-link.js';
+export { withIdempotencyKey } from './idempotency.js';
 /** What a failed call rejects with: `err.data` has the service's error code (`error`) and `httpStatus`. */
-export { TRPCClientError } from '@trpc/client';
+export { TRPCClientError };
+
+/** A failed call of this service: `err.data?.error` is one of its error codes (ErrorCode). */
+export type ServiceError = TRPCClientError<AppRouter>;
+/** The service's error codes, as failed calls carry them in `err.data.error`. */
+export type ErrorCode = NonNullable<ServiceError['data']>['error'];
+
+/** Whether `err` is a failed call, typed: `if (isServiceError(err) && err.data?.error === 'idempotency_conflict')`. */
+export function isServiceError(err: unknown): err is ServiceError {
+  return isTRPCClientError<AppRouter>(err);
+}
 
 /** Every procedure's input, by path: `RouterInputs['platform']['lists']['create']`. */
 export type RouterInputs = inferRouterInputs<AppRouter>;
@@ -45,18 +61,29 @@ export function createClient(opts: ClientOptions): Client {
   const url = `${opts.baseUrl.replace(/\/+$/, '')}/trpc`;
   const getToken = 'getToken' in opts ? opts.getToken : undefined;
   const fixed = 'token' in opts ? opts.token : undefined;
-  const links: TRPCLink<AppRouter>[] = [];
+  const currentToken = async () => (getToken ? getToken({ forceRefresh: false }) : fixed);
+  /** The bearer header of the calls of one request; each call notes the token it went with (for a refresh after a 401). */
+  const authorization = async (ops: readonly Operation[]): Promise<Record<string, string>> => {
+    // A retried call brings the refreshed token; the others in its batch may as well use it too.
+    const token = ops.map(sentToken).find((t) => t !== undefined) ?? (await currentToken());
+    if (token === undefined) return {};
+    if (getToken) for (const op of ops) op.context[TOKEN_KEY] = token;
+    return { authorization: `Bearer ${token}` };
+  };
+  const links: TRPCLink<AppRouter>[] = [...idempotencyLinks<AppRouter>()];
   if (getToken) links.push(refreshOnUnauthorized<AppRouter>(refresher(getToken)));
   links.push(
-    httpBatchLink<AppRouter>({
-      url,
-      headers: async ({ opList }) => {
-        // A retried call brings the refreshed token; the others in its batch may as well use it too.
-        const token = opList.map(sentToken).find((t) => t !== undefined) ?? (getToken ? await getToken({ forceRefresh: false }) : fixed);
-        if (token === undefined) return {};
-        if (getToken) for (const op of opList) op.context[TOKEN_KEY] = token;
-        return { authorization: `Bearer ${token}` };
-      },
+    splitLink<AppRouter>({
+      condition: (op) => op.type === 'subscription',
+      true: subscriptionLinks(url, currentToken),
+      false: splitLink<AppRouter>({
+        condition: isKeyed,
+        true: httpLink<AppRouter>({
+          url,
+          headers: async ({ op }) => ({ ...(await authorization([op])), 'idempotency-key': String(op.context.idempotencyKey) }),
+        }),
+        false: httpBatchLink<AppRouter>({ url, headers: ({ opList }) => authorization(opList) }),
+      }),
     }),
   );
   return createTRPCClient<AppRouter>({ links });

@@ -1,6 +1,8 @@
 // A tRPC link that answers a 401 once per call: it asks for a fresh access token and sends the call again
 // with it. Access tokens live an hour and can be revoked at any time, so a long-running app meets 401s
-// in normal operation; a second 401 right after a refresh is a real failure and goes to the caller.
+// in normal operation; a second 401 right after a refresh is a real failure and goes to the caller. A
+// subscription gets one refresh per connection (it may outlive many tokens): its new connection resumes
+// after the last event it received (`lastEventId`), as tRPC's own reconnection does.
 import { isTRPCClientError, TRPCClientError, type Operation, type TRPCLink } from '@trpc/client';
 import type { AnyTRPCRouter } from '@trpc/server';
 import { observable, type Unsubscribable } from '@trpc/server/observable';
@@ -32,15 +34,22 @@ export function refreshOnUnauthorized<TRouter extends AnyTRPCRouter>(refresh: (r
       observable((observer) => {
         let current: Unsubscribable | undefined;
         let closed = false;
+        let lastEventId: string | undefined;
         const send = (attempt: Operation, retried: boolean) => {
           current = next(attempt).subscribe({
-            next: (value) => observer.next(value),
+            next: (value) => {
+              const result = value.result as { type?: string; id?: string };
+              if (result.type === 'started') retried = false;
+              if ((result.type === undefined || result.type === 'data') && result.id) lastEventId = result.id;
+              observer.next(value);
+            },
             complete: () => observer.complete(),
             error: (err) => {
               if (retried || !isUnauthorized(err)) return observer.error(err);
               refresh(sentToken(attempt)).then(
                 (token) => {
-                  if (!closed) send({ ...op, context: { ...op.context, [TOKEN_KEY]: token } }, true);
+                  const input = lastEventId === undefined ? op.input : { ...(op.input as object | undefined), lastEventId };
+                  if (!closed) send({ ...op, input, context: { ...op.context, [TOKEN_KEY]: token } }, true);
                 },
                 (cause: unknown) => observer.error(TRPCClientError.from(cause instanceof Error ? cause : new Error(String(cause)))),
               );

@@ -13,6 +13,7 @@ import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import { PGLiteSocketServer } from '@electric-sql/pglite-socket';
 import { guardedDoor } from './embedded-guard.ts';
 import { readTemplate } from './embedded-template.ts';
+import { START_EXIT, StartFailure } from './start-failure.ts';
 
 /** Sockets are named the way libpq expects: `<dir>/.s.PGSQL.<port>`. The public one: */
 const EMBEDDED_PORT = 5432;
@@ -57,12 +58,12 @@ export async function openEmbedded(dataDir: string, opts: { requireOwnership?: b
   fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
   const file = socketPath(dataDir);
   if (file.length > 100) {
-    throw new Error(`DATA_DIR path is too long for a Unix socket (${file.length} > 100 characters): ${dataDir}`);
+    throw new StartFailure(`invalid configuration: DATA_DIR is too long for a Unix socket (${file.length} > 100 characters with the socket's name): ${dataDir}`, START_EXIT.configuration);
   }
   if (fs.existsSync(file)) {
     if (await socketAnswers(file)) {
       if (opts.requireOwnership) {
-        throw new Error(`the embedded database in ${dataDir} is already served by another process (socket ${file})`);
+        throw new StartFailure(`the embedded database in DATA_DIR (${dataDir}) is already served by another process (socket ${file}): stop that server, or choose another DATA_DIR`, START_EXIT.cannotClaim);
       }
       const notOwner = () => {
         throw new Error('only the process that owns the embedded database can open it to other clients');

@@ -10,6 +10,7 @@ import pg from 'pg';
 import { NamedStatementClient } from './prepared.ts';
 import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
+import { reachDatabase } from './reach.ts';
 import { entities } from '../schema/index.ts';
 import { PostgresNamingStrategy } from './naming.ts';
 
@@ -49,6 +50,8 @@ type DatabaseObserver = {
 export type OpenDatabaseOptions = {
   databaseUrl: string | undefined;
   dataDir: string;
+  /** Services mode: create the database DATABASE_URL names when it does not exist (DATABASE_CREATE; reach.ts). */
+  createDatabase?: boolean;
   /** The server owns the embedded database; the CLI may borrow a running server's socket. */
   requireOwnership?: boolean;
   poolMax?: number;
@@ -61,6 +64,8 @@ export type OpenDatabaseOptions = {
 };
 
 export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database> {
+  // A server that does not answer, or a database that is not there, stops here in one line (reach.ts).
+  if (opts.databaseUrl) await reachDatabase(opts.databaseUrl, { create: opts.createDatabase ?? false, log: opts.log });
   const embedded = opts.databaseUrl ? undefined : await openEmbedded(opts.dataDir, { requireOwnership: opts.requireOwnership ?? false });
   const connection: Partial<Options> = embedded
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
@@ -82,6 +87,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         ignoreRoutines: true,
       },
       extensions: [Migrator],
+      // Never create a missing database on connect: reach.ts has checked it exists (or created it when
+      // DATABASE_CREATE says so), and a silent creation would turn a typo into an empty service.
+      ensureDatabase: false,
       // New migrations are generated from the entities against a migrated database; no snapshot files.
       migrations: { migrationsList, transactional: true, allOrNothing: true, tableName: 'schema_migrations', snapshot: false },
       // The embedded socket runs one session for every connection and interleaves the extended-protocol

@@ -97,7 +97,7 @@ new Gauge({
 
 export const sseConnectionsOpen = new Gauge({
   name: 'sse_connections_open',
-  help: 'Server-sent event streams open now (GET /playback/events).',
+  help: 'Live event streams open now (GET /playback/events and the /trpc subscription).',
   registers: [registry],
 });
 

@@ -1,5 +1,6 @@
-// Procedures of the playback module: playback events (scrobbling), Continue Watching, and the tickets
-// browser EventSource clients use to open GET /playback/events (an Express route: rest/sse.ts).
+// Procedures of the playback module: playback events (scrobbling), Continue Watching, the tickets
+// browser EventSource clients use to open GET /playback/events (an Express route: rest/sse.ts), and the
+// same live events as a /trpc subscription (`events`; not on the REST facade, which has no subscriptions).
 import { z } from 'zod';
 import { ApiError } from '../../core/errors.ts';
 import { CW_TTL_DAYS, listContinueWatching } from '../../core/playback/continue-watching.ts';
@@ -8,7 +9,9 @@ import { dismissContinueWatching, recordPlaybackEvent } from '../../core/playbac
 import { STATE_TABLE } from '../../core/playback/state.ts';
 import { createTicket, TICKET_TTL_SECONDS } from '../../core/events/tickets.ts';
 import { tokenBucketId } from '../../core/limits/table.ts';
-import { tokenKey } from '../../oauth/bearer.ts';
+import { EVENT_ID_PATTERN, STREAM_LIMITS } from '../../core/events/live-stream.ts';
+import { bearerToken, tokenKey } from '../../oauth/bearer.ts';
+import { liveEvents } from '../live-subscription.ts';
 import { wireId, wireInt } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
@@ -90,5 +93,22 @@ export const playbackRouter = router({
       const token = typeof header === 'string' ? /^Bearer\s+(\S+)\s*$/i.exec(header)?.[1] : undefined;
       if (!token) throw new ApiError('invalid_token', 'A bearer access token is required');
       return createTicket(ctx.em, ctx.actor, { digest: tokenBucketId(token), key: tokenKey(token) });
+    }),
+
+  // The user's live playback and Continue Watching events, as GET /playback/events sends them (same ids,
+  // replay after `lastEventId`, limits, heartbeat, and end when the token no longer stands). tRPC's
+  // client sends `lastEventId` itself when it reconnects. Only a bearer header opens it: a token in the
+  // URL (tRPC's connectionParams) would be written to access logs.
+  events: platformProcedure('events:read')
+    .use(async ({ ctx, next }) => {
+      await ctx.countLimits?.(STREAM_LIMITS, 'playback.events');
+      return next();
+    })
+    .input(z.object({ lastEventId: z.string().regex(EVENT_ID_PATTERN, 'must be an event id this stream sent').optional() }).strict().optional())
+    .subscription(({ ctx, input, signal }) => {
+      const token = bearerToken(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined);
+      if (!token) throw new ApiError('invalid_token', 'A bearer access token is required');
+      if (!ctx.openStream) throw new ApiError('server_error', 'Live events are not served here', undefined, 503);
+      return liveEvents(ctx.openStream, { userId: ctx.actor.userId, tokenKey: tokenKey(token), after: input?.lastEventId ?? null, requestId: ctx.requestId }, signal);
     }),
 });
