@@ -9,6 +9,7 @@ import { oas } from '@stoplight/spectral-rulesets';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SCOPE_DESCRIPTIONS, SCOPES } from '../src/core/apps/scopes.ts';
 import { CHANGE_RESOURCES } from '../src/core/changes/resources.ts';
+import { ERROR_CODES, statusOf, type ErrorCode } from '../src/core/errors.ts';
 import { EXPORT_SCOPES } from '../src/rpc/routers/export.ts';
 import { parseItems } from '../src/rpc/routers/sync.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
@@ -75,7 +76,9 @@ describe.each([
         for (const [status, response] of Object.entries(op.responses)) {
           if (status.startsWith('2') || status.startsWith('3')) continue;
           errors++;
-          expect(response.content?.['application/json']?.schema.$ref).toBe(envelopeRef);
+          // The authorization page's refusals of a person's browser are HTML pages only.
+          if (!response.content?.['application/json']) expect(Object.keys(response.content ?? {}), `${op.operationId} ${status}`).toEqual(['text/html']);
+          else expect(response.content['application/json'].schema.$ref).toBe(envelopeRef);
         }
       }
     }
@@ -196,7 +199,8 @@ describe('security of the platform document', () => {
     const readScopes = [...new Set(Object.values(CHANGE_RESOURCES))];
     expect(of('GET /me/sync/changes').security).toEqual(readScopes.map((s) => ({ oauth2: [s] })));
     expect(of('GET /me/sync/snapshot').security).toEqual(readScopes.map((s) => ({ oauth2: [s] })));
-    expect(of('POST /sync/{resource}').security).toEqual([{ oauth2: [] }]);
+    // Any other resource is a 404, for a token that could write one of the three.
+    expect(of('POST /sync/{resource}').security).toEqual([{ oauth2: ['history:write'] }, { oauth2: ['ratings:write'] }, { oauth2: ['lists:write'] }]);
     expect(of('GET /playback/events').security).toEqual([{ oauth2: ['events:read'] }, { eventsTicket: [] }]);
     expect(of('POST /lists').description).toMatch(/^\*\*Scope: `lists:write`\.\*\*/);
     // The full export reads every resource: one requirement naming all the read scopes it needs.
@@ -234,6 +238,93 @@ describe('security of the platform document', () => {
       checked++;
     }
     expect(checked).toBeGreaterThan(60);
+  });
+});
+
+describe('errors in the documents', () => {
+  let platformDoc: Doc;
+  let publicDoc: Doc;
+  beforeAll(async () => {
+    platformDoc = await getDoc('/api/platform/v1/openapi.json');
+    publicDoc = await getDoc('/api/public/v1/openapi.json');
+  });
+  const statuses = (doc: Doc, route: string) => Object.keys(operations(doc).find((o) => o.route === route)!.op.responses);
+  /** The codes each error status of an operation lists: its examples, one per code. */
+  const codes = (doc: Doc, route: string) =>
+    Object.fromEntries(
+      Object.entries(operations(doc).find((o) => o.route === route)!.op.responses)
+        .filter(([status]) => Number(status) >= 400)
+        .map(([status, r]) => [status, Object.keys(r.content?.['application/json']?.examples ?? {})]),
+    );
+
+  it('type the envelope: `error` is one of the service\'s codes; the public body is the message alone', () => {
+    expect((platformDoc.components.schemas.Error!.properties as Record<string, unknown>).error).toMatchObject({ type: 'string', enum: ERROR_CODES });
+    expect(publicDoc.components.schemas.PublicError).toMatchObject({ required: ['message'], properties: { message: { type: 'string' } }, additionalProperties: false });
+  });
+
+  it('give every error response one example per code it carries, in the envelope, at the code\'s status', () => {
+    let examples = 0;
+    for (const doc of [platformDoc, publicDoc]) {
+      for (const { route, op } of operations(doc)) {
+        for (const [status, response] of Object.entries(op.responses)) {
+          const media = response.content?.['application/json'];
+          if (Number(status) < 400 || !media) continue;
+          const named = Object.entries(media.examples ?? {});
+          expect(named.length, `${route} ${status}`).toBeGreaterThan(0);
+          for (const [code, example] of named) {
+            expect(ERROR_CODES, `${route} ${status}`).toContain(code);
+            // Node's refusal of an over-long request line (431) and a stream's outage (503) keep the code of their kind.
+            if (status !== '431' && status !== '503') expect(statusOf(code as ErrorCode), `${route}: ${code}`).toBe(Number(status));
+            const value = example.value as Record<string, unknown>;
+            if (doc === publicDoc) expect(Object.keys(value), route).toEqual(['message']);
+            else {
+              expect(value.error, `${route} ${status}`).toBe(code);
+              expect(response.description, `${route} ${status}`).toContain(`\`${code}\``);
+            }
+            examples++;
+          }
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(500);
+  });
+
+  it('list what each operation can answer, not a blanket list', () => {
+    // The idempotent bulk writes: their key's conflicts; any other resource: 404.
+    for (const resource of ['history', 'ratings', 'watchlist']) {
+      expect(codes(platformDoc, `POST /sync/${resource}`)['409']).toEqual(['idempotency_conflict', 'request_in_progress']);
+      expect(statuses(platformDoc, `POST /sync/${resource}`)).not.toContain('404');
+    }
+    expect(codes(platformDoc, 'POST /sync/{resource}')['404']).toEqual(['not_found']);
+    // The list writes that meet a dynamic, external or watch list.
+    for (const route of ['PATCH /lists/{id}', 'DELETE /lists/{id}', 'POST /lists/{id}/items', 'DELETE /lists/{id}/items/{itemId}', 'POST /lists/{id}/items/reorder', 'POST /lists/{id}/collaborators']) {
+      expect(codes(platformDoc, route)['409'], route).toEqual(['conflict']);
+    }
+    for (const route of ['GET /me/watchlist', 'GET /lists/{id}', 'POST /lists/{id}/like', 'POST /lists']) expect(statuses(platformDoc, route), route).not.toContain('409');
+    // Playback: the session's state and the title it names.
+    expect(codes(platformDoc, 'POST /playback/{action}')).toMatchObject({ '409': ['playback_state_conflict'], '422': ['media_not_found'] });
+    // A title named in the body that is not in the catalog.
+    for (const route of ['POST /ratings', 'POST /favourites', 'POST /watch-history', 'POST /me/collection']) expect(codes(platformDoc, route)['404'], route).toEqual(['not_found']);
+    // From the policy: a token (401), its scope (403), official apps only, a body (408, 413), parameters (431).
+    expect(statuses(platformDoc, 'GET /me')).toEqual(['200', '400', '401', '403', '429', '500']);
+    expect(codes(platformDoc, 'GET /me')['403']).toEqual(['insufficient_scope']);
+    expect(codes(platformDoc, 'GET /me/connected-apps')['403']).toEqual(['insufficient_scope', 'first_party_only']);
+    expect(statuses(platformDoc, 'POST /lists')).toEqual(['200', '400', '401', '403', '408', '413', '429', '500']);
+    expect(statuses(platformDoc, 'GET /lists/{id}')).toEqual(['200', '400', '401', '403', '404', '429', '431', '500']);
+    expect(statuses(publicDoc, 'GET /catalog/search')).toEqual(['200', '400', '429', '431', '500']);
+    expect(statuses(publicDoc, 'GET /users/{username}')).toEqual(['200', '400', '404', '429', '431', '500']);
+    // The routes written by hand: the provider's codes; the stream's outage.
+    expect(codes(platformDoc, 'POST /auth/device/token')['400']).toEqual(expect.arrayContaining(['authorization_pending', 'slow_down', 'expired', 'access_denied']));
+    expect(codes(platformDoc, 'GET /playback/events')['503']).toEqual(['server_error']);
+  });
+
+  it('answer the catch-all sync route as they say: 403 without a sync write scope, 404 with one', async () => {
+    const writer = await member(app, 'sync-writer', ['history:write']);
+    const reader = await member(app, 'sync-reader', ['history:read']);
+    const other = await platform(app, writer.token, 'POST', '/sync/collection', { items: [] });
+    expect([other.status, other.body.error]).toEqual([404, 'not_found']);
+    const refused = await platform(app, reader.token, 'POST', '/sync/collection', { items: [] });
+    expect([refused.status, refused.body.error, refused.body.required_scope]).toEqual([403, 'insufficient_scope', 'history:write']);
   });
 });
 

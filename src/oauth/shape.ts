@@ -8,6 +8,7 @@ import type Provider from 'oidc-provider';
 import { errors, type KoaContextWithOIDC } from 'oidc-provider';
 import QRCode from 'qrcode';
 import { findUserById } from '../core/accounts/service.ts';
+import { isErrorCode } from '../core/errors.ts';
 import { SCOPES } from '../core/apps/scopes.ts';
 import { recordGrantUse } from '../core/connected-apps/service.ts';
 import { artifactKey } from './adapter.ts';
@@ -32,6 +33,9 @@ function shapeError(ctx: KoaContextWithOIDC, body: Body) {
   // Device polling: an expired, unknown or used device code is `expired` (docs/decisions.md, OAuth).
   if (params?.grant_type === DEVICE_GRANT && (code === 'expired_token' || code === 'invalid_grant')) code = 'expired';
   const message = typeof body.error_description === 'string' ? body.error_description : code;
+  // The envelope carries only the service's codes (the document's enum); the provider's features that
+  // raise others are off, so this is a guard: such an error keeps its status and message.
+  if (!isErrorCode(code)) code = ctx.status >= 500 ? 'server_error' : 'invalid_request';
   // `slow_down` tells the device its code's new interval.
   const extra = typeof body.interval === 'number' ? { interval: body.interval } : {};
   ctx.body = { error: code, message, request_id: (ctx.req as { id?: string }).id ?? null, ...extra };

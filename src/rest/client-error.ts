@@ -4,19 +4,20 @@
 // is minted here, and the public API is recognised from the request line when the parser kept it.
 import type { Duplex } from 'node:stream';
 import { STATUS_CODES } from 'node:http';
+import type { ErrorCode } from '../core/errors.ts';
 import { PUBLIC_BASE } from './envelope.ts';
 import { newRequestId, REQUEST_ID_HEADER } from './request-id.ts';
 
 type ParseError = Error & { code?: string; rawPacket?: Buffer };
 
-const ANSWERS: Record<string, { status: number; error: string; message: string }> = {
+const ANSWERS: Record<string, { status: number; error: ErrorCode; message: string }> = {
   HPE_HEADER_OVERFLOW: { status: 431, error: 'invalid_request', message: 'The request line and headers are over the 16 KiB limit' },
   HPE_CHUNK_EXTENSIONS_OVERFLOW: { status: 413, error: 'payload_too_large', message: 'Chunk extensions are over the size limit' },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: 'request_timeout', message: 'The request was not received in time' },
 };
 /** The longest an answered connection stays open when its answer cannot be handed over. */
 const LINGER_MS = 1_000;
-const MALFORMED = { status: 400, error: 'invalid_request', message: 'Malformed HTTP request' };
+const MALFORMED: { status: number; error: ErrorCode; message: string } = { status: 400, error: 'invalid_request', message: 'Malformed HTTP request' };
 
 function isPublicRequest(raw: Buffer | undefined): boolean {
   const line = raw?.subarray(0, 200).toString('latin1') ?? '';

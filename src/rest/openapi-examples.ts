@@ -1,5 +1,5 @@
 // Examples in the OpenAPI documents: an example answer on every response of every operation (success
-// bodies, redirects' Location, the error envelope per status), and example bodies for the requests a
+// bodies, redirects' Location, the error envelope per code), and example bodies for the requests a
 // client most needs to get right (bulk sync, the OAuth endpoints).
 //
 // Success bodies are drawn from the response schemas by `sampleSchema`, with plausible values chosen
@@ -8,6 +8,7 @@
 // change; test/unit/openapi-lint.test.ts checks every example against its schema (Spectral's
 // oas3-valid-media-example) so one that stops matching fails the build.
 import { PLATFORM_BASE } from './envelope.ts';
+import { statusOf, type ErrorCode } from '../core/errors.ts';
 import { OAUTH2, type SecurityRequirement } from './openapi-security.ts';
 
 type Json = Record<string, unknown>;
@@ -313,10 +314,10 @@ type OperationExamples = {
   response?: (drawn: unknown, draw: (component: string) => Json) => unknown;
   /** Example request bodies by media type. */
   request?: Record<string, unknown>;
-  /** Example error bodies by status: one, or several named. */
-  errors?: Record<string, Json | Record<string, Example>>;
-  /** Location of a redirect answer. */
-  location?: (baseUrl: string) => string;
+  /** Example error bodies by code, where the operation says more than the code's usual example. */
+  errors?: Partial<Record<ErrorCode, Example>>;
+  /** Location of each redirect answer, by status. */
+  location?: Record<string, (baseUrl: string) => string>;
 };
 
 const result = (index: number, clientItemId: string, status: string, extra: Json = {}) => ({
@@ -354,23 +355,22 @@ const tokenResponse = {
 };
 
 const SYNC_ERRORS = {
-  '409': {
-    conflict: { summary: 'Same key, another body', value: error('idempotency_conflict', 'This Idempotency-Key was used with another body') },
-    inProgress: { summary: 'The first request with this key is still running', value: error('request_in_progress', 'A request with this Idempotency-Key is in progress: retry later with the same key') },
-    indeterminate: {
-      summary: 'The first request died before recording its result',
-      value: error('idempotency_indeterminate', 'The outcome of the request with this Idempotency-Key is unknown: reconcile through the change feed, then retry with a new key'),
-    },
-  },
+  idempotency_conflict: { summary: 'Same key, another body', value: error('idempotency_conflict', 'This Idempotency-Key was used with a different body; use a new key for a new batch') },
+  request_in_progress: { summary: 'The first request with this key is still running', value: error('request_in_progress', 'A request with this Idempotency-Key is still running; retry the same key shortly') },
+  invalid_request: { summary: 'No Idempotency-Key', value: error('invalid_request', 'The Idempotency-Key header is required (8 to 200 characters), once') },
 };
 
 const OPERATIONS: Record<string, OperationExamples> = {
   'oauth-authorize': {
-    location: () => `http://127.0.0.1:8765/callback?code=oHx8Qm2LkT5vZ9rW&state=af0ifjsldkj&scope=${encodeURIComponent(SCOPE)}`,
-    errors: { '400': error('invalid_request', 'code_challenge_method must be S256') },
+    location: {
+      '302': () => `http://127.0.0.1:8765/callback?code=oHx8Qm2LkT5vZ9rW&state=af0ifjsldkj&scope=${encodeURIComponent(SCOPE)}`,
+      '303': (base) => `${base}/oauth/interaction/jk_wxLLD2G-LCwJ4WjbGRdTj924G6dJT`,
+    },
+    errors: { invalid_request: { value: error('invalid_request', 'code_challenge_method must be S256') } },
   },
   'oauth-authorize-decision': {
-    location: (base) => `${base}${PLATFORM_BASE}/oauth/authorize/Wq3nB8xT0kLm2ZcV5rYp`,
+    location: { '303': (base) => `${base}${PLATFORM_BASE}/oauth/authorize/Wq3nB8xT0kLm2ZcV5rYp` },
+    errors: { not_found: { summary: 'No decision: an authorization request by POST', value: error('not_found', `No route for POST ${PLATFORM_BASE}/oauth/authorize`) } },
   },
   'oauth-token': {
     response: () => tokenResponse,
@@ -384,11 +384,8 @@ const OPERATIONS: Record<string, OperationExamples> = {
       },
     },
     errors: {
-      '400': {
-        invalidGrant: { summary: 'Code used, expired or not this client\'s', value: error('invalid_grant', 'grant request is invalid') },
-        invalidScope: { summary: 'A scope outside the app\'s allowed scopes', value: error('invalid_scope', 'requested scope is not allowed') },
-      },
-      '401': error('invalid_client', 'client authentication failed'),
+      invalid_grant: { summary: 'Code used, expired or not this client\'s', value: error('invalid_grant', 'grant request is invalid') },
+      invalid_scope: { summary: 'A scope outside the app\'s allowed scopes', value: error('invalid_scope', 'requested scope is not allowed') },
     },
   },
   'device-code': {
@@ -405,17 +402,15 @@ const OPERATIONS: Record<string, OperationExamples> = {
     response: () => ({ ...tokenResponse, username: 'alice' }),
     request: { 'application/json': { client_id: CLIENT_ID, device_code: HINTS.device_code } },
     errors: {
-      '400': {
-        pending: { summary: 'Not approved yet: poll again after `interval` seconds', value: error('authorization_pending', 'authorization request is still pending as the end-user hasn\'t yet completed the user interaction steps') },
-        slowDown: { summary: 'Polled sooner than the interval: wait the new `interval`', value: error('slow_down', 'you are polling too quickly', { interval: 10 }) },
-        expired: { summary: 'The device code is invalid or expired: start again', value: error('expired', 'device code is expired') },
-      },
+      authorization_pending: { summary: 'Not approved yet: poll again after `interval` seconds', value: error('authorization_pending', 'authorization request is still pending as the end-user hasn\'t yet completed the user interaction steps') },
+      slow_down: { summary: 'Polled sooner than the interval: wait the new `interval`', value: error('slow_down', 'you are polling too quickly', { interval: 10 }) },
+      expired: { summary: 'The device code is invalid or expired: start again', value: error('expired', 'device code is expired') },
     },
   },
   'auth-refresh': {
     response: () => tokenResponse,
     request: { 'application/json': { client_id: CLIENT_ID, refresh_token: HINTS.refresh_token } },
-    errors: { '400': error('invalid_grant', 'grant request is invalid') },
+    errors: { invalid_grant: { value: error('invalid_grant', 'grant request is invalid') } },
   },
   'oauth-revoke': {
     request: { 'application/x-www-form-urlencoded': { token: HINTS.refresh_token, token_type_hint: 'refresh_token', client_id: CLIENT_ID } },
@@ -486,7 +481,7 @@ const OPERATIONS: Record<string, OperationExamples> = {
     errors: SYNC_ERRORS,
   },
   'sync-other': {
-    errors: { '404': error('not_found', 'Bulk sync of "collection" (history, ratings and watchlist can be synced) not found') },
+    errors: { not_found: { value: error('not_found', 'Bulk sync of "collection" (history, ratings and watchlist can be synced) not found') } },
   },
   'sync-changes': {
     response: (_drawn, draw) => ({
@@ -520,53 +515,100 @@ const OPERATIONS: Record<string, OperationExamples> = {
   },
 };
 
-// --- Error bodies per status ----------------------------------------------------------------------
+// --- Error bodies per code -------------------------------------------------------------------------
 
-function platformError(status: string, op: Json, oauthEndpoint: boolean): Json {
-  switch (status) {
-    case '400':
-      return error('invalid_request', 'Unrecognized key: "sort_by"');
-    case '401':
-      return oauthEndpoint ? error('invalid_client', 'client authentication failed') : error('invalid_token', 'A bearer access token is required');
-    case '403': {
-      const scope = ((op.security as SecurityRequirement[] | undefined) ?? []).map((r) => r[OAUTH2]?.[0]).find(Boolean);
-      return scope ? error('insufficient_scope', `This call needs the ${scope} scope`, { required_scope: scope }) : error('first_party_only', 'This endpoint is reserved for official clients');
+/** The usual example of each code; typed by the table, so a new code needs its example here. */
+const MESSAGES: Record<ErrorCode, string> = {
+  invalid_request: 'Unrecognized key: "sort_by"',
+  authorization_pending: 'authorization request is still pending as the end-user hasn\'t yet completed the user interaction steps',
+  slow_down: 'you are polling too quickly',
+  access_denied: 'The user denied the request',
+  expired: 'device code is expired',
+  invalid_grant: 'grant request is invalid',
+  invalid_scope: 'requested scope is not allowed',
+  unsupported_grant_type: 'unsupported grant_type requested',
+  unsupported_response_type: 'unsupported response_type requested',
+  unsupported_token_type: 'the token type is not supported',
+  invalid_client: 'client authentication failed',
+  invalid_token: 'A bearer access token is required',
+  unauthorized_client: 'The app is unknown or inactive',
+  insufficient_scope: 'This call needs the lists:write scope',
+  first_party_only: 'This endpoint is reserved for official clients',
+  not_found: 'List not found',
+  request_timeout: 'Request body was not received within 10 seconds',
+  conflict: 'The request conflicts with the current state',
+  idempotency_conflict: 'This Idempotency-Key was used with a different body; use a new key for a new batch',
+  idempotency_indeterminate: 'The outcome of the request with this Idempotency-Key is unknown',
+  request_in_progress: 'A request with this Idempotency-Key is still running; retry the same key shortly',
+  playback_state_conflict: 'A stopped session cannot be paused',
+  payload_too_large: 'Request body is over the 65536-byte limit',
+  media_not_found: 'No movie in the catalog matches this event',
+  rate_limited: 'Too many requests: 120 allowed (token-writes); retry in 12 s',
+  server_error: 'Temporary server failure',
+};
+
+/** What is not found, by the operation's tag (the usual message: lists). */
+const NOT_FOUND_BY_TAG: Record<string, string> = {
+  titles: `Movie ${MOVIE} not found`,
+  history: 'History entry not found',
+  ratings: `The movie ${MOVIE} not found`,
+  collection: 'collection item 42 not found',
+  notifications: 'Notification 1042 not found',
+  playback: 'Continue Watching entry not found',
+  'push devices': 'Push device 17 not found',
+  account: 'connected app not found',
+  users: 'User "alice" not found',
+};
+
+/** The example of `code` answered with `status` on `op` (platform body: the envelope with its extras). */
+function platformError(code: ErrorCode, status: number, op: Json): Json {
+  if (status === 431) return error(code, 'The request line and headers are over the 16 KiB limit');
+  if (status === 503) return error(code, 'Live events are unavailable right now; retry shortly', { retry_after: 5 });
+  switch (code) {
+    case 'insufficient_scope': {
+      const scope = ((op.security as SecurityRequirement[] | undefined) ?? []).map((r) => r[OAUTH2]?.[0]).find(Boolean) ?? 'profile:read';
+      return error(code, `This call needs the ${scope} scope`, { required_scope: scope });
     }
-    case '404':
-      return error('not_found', 'List not found');
-    case '408':
-      return error('request_timeout', 'Request body was not received within 10 seconds');
-    case '409':
-      return error('conflict', 'The request conflicts with the current state');
-    case '413':
-      return error('payload_too_large', 'Request body is over the 65536-byte limit');
-    case '422':
-      return error('media_not_found', 'No title matches the event');
-    case '429':
-      return error('rate_limited', 'Too many requests: 120 allowed (token-writes); retry in 12 s', { retry_after: 12 });
+    case 'not_found': {
+      const tag = ((op.tags as string[] | undefined) ?? [])[0] ?? '';
+      return error(code, NOT_FOUND_BY_TAG[tag] ?? MESSAGES[code]);
+    }
+    case 'rate_limited':
+      return error(code, MESSAGES[code], { retry_after: 12 });
+    case 'slow_down':
+      return error(code, MESSAGES[code], { interval: 10 });
     default:
-      return error('server_error', 'Temporary server failure');
+      return error(code, MESSAGES[code]);
   }
 }
 
-const PUBLIC_MESSAGES: Record<string, string> = {
-  '400': 'Unrecognized key: "sort_by"',
-  '404': 'User not found',
-  '429': 'Too many requests: 60 allowed (public-search); retry in 12 s',
+const PUBLIC_MESSAGES: Partial<Record<ErrorCode, string>> = {
+  rate_limited: 'Too many requests: 60 allowed (public-search); retry in 12 s',
 };
+
+/**
+ * The named examples of one error response: one per code it can carry, the operation's own where it
+ * has one. On the public API the body is the message alone.
+ */
+export function errorExamples(op: Json, surface: 'platform' | 'public', status: number, codes: readonly ErrorCode[]): Record<string, Example> {
+  const own = OPERATIONS[String(op.operationId)]?.errors ?? {};
+  return Object.fromEntries(
+    codes.map((code) => {
+      const example = own[code] && status === statusOf(code) ? own[code] : { value: platformError(code, status, op) };
+      const value = surface === 'public' ? { message: PUBLIC_MESSAGES[code] ?? String((example.value as Json).message) } : example.value;
+      return [code, { summary: example.summary ?? code, value }];
+    }),
+  );
+}
 
 const HEADER_EXAMPLES: Record<string, unknown> = { RateLimitLimit: 300, RateLimitRemaining: 287, RateLimitReset: 1746301380, RequestId: REQUEST_ID, RetryAfter: 12 };
 
-function setExamples(media: Json, examples: Json | Record<string, Example>, named: boolean): void {
-  if ('example' in media || 'examples' in media) return;
-  if (named) media.examples = examples;
-  else media.example = examples;
+function setExample(media: Json, example: unknown): void {
+  if (!('example' in media) && !('examples' in media)) media.example = example;
 }
 
-const isNamed = (v: Json) => Object.values(v).every((x) => isObject(x) && 'value' in x);
-
 /** Puts an example on every response (and on the requests named above) of every operation. */
-export function addExamples(doc: { paths?: unknown; components?: unknown }, surface: 'platform' | 'public', baseUrl: string): void {
+export function addExamples(doc: { paths?: unknown; components?: unknown }, baseUrl: string): void {
   const components = ((doc.components as Json | undefined)?.schemas ?? {}) as Record<string, Schema>;
   const ctx: Ctx = { components, baseUrl, depth: 0 };
   const draw = (component: string) => sampleComponent(component, ctx) as Json;
@@ -577,33 +619,28 @@ export function addExamples(doc: { paths?: unknown; components?: unknown }, surf
     for (const op of Object.values(item)) {
       if (!isObject(op) || !isObject(op.responses)) continue;
       const own = OPERATIONS[String(op.operationId)] ?? {};
-      const oauthEndpoint = Array.isArray(op.tags) && op.tags.includes('oauth');
       for (const [status, response] of Object.entries(op.responses as Record<string, Json>)) {
         if (status.startsWith('3')) {
-          if (own.location) {
+          const location = own.location?.[status];
+          if (location) {
             response.headers = {
               ...(response.headers as Json | undefined),
-              Location: { description: 'Where the browser goes next', schema: { type: 'string', format: 'uri-reference' }, example: own.location(baseUrl) },
+              Location: { description: 'Where the browser goes next', schema: { type: 'string', format: 'uri-reference' }, example: location(baseUrl) },
             };
           }
           continue;
         }
+        // Errors have theirs already, one per code (errorExamples, written by openapi-errors.ts).
+        if (!status.startsWith('2')) continue;
         for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
-          if (status.startsWith('2')) {
-            const drawn = type === 'application/json' ? sampleSchema(media.schema as Schema, ctx) : undefined;
-            const value = own.response ? own.response(drawn, draw) : drawn;
-            if (value !== undefined) setExamples(media, value as Json, false);
-            continue;
-          }
-          const mine = own.errors?.[status];
-          if (mine) setExamples(media, mine, isNamed(mine));
-          else if (surface === 'public') setExamples(media, { message: PUBLIC_MESSAGES[status] ?? 'Temporary server failure' }, false);
-          else setExamples(media, platformError(status, op, oauthEndpoint), false);
+          const drawn = type === 'application/json' ? sampleSchema(media.schema as Schema, ctx) : undefined;
+          const value = own.response ? own.response(drawn, draw) : drawn;
+          if (value !== undefined) setExample(media, value);
         }
       }
       const requestContent = ((op.requestBody as Json | undefined)?.content ?? {}) as Record<string, Json>;
       for (const [type, value] of Object.entries(own.request ?? {})) {
-        if (requestContent[type]) setExamples(requestContent[type], value as Json, false);
+        if (requestContent[type]) setExample(requestContent[type], value);
       }
     }
   }

@@ -1,5 +1,8 @@
 // The OAuth and device endpoints in the platform OpenAPI document. They are served by the authorization
-// server (Express + oidc-provider), not by procedures, so they are described here, in one place.
+// server (Express + oidc-provider), not by procedures, so they are described here, in one place, with
+// the error codes each answers besides those of the pipeline (openapi-errors.ts).
+import type { HandWrittenErrors } from './openapi-errors.ts';
+
 type Json = Record<string, unknown>;
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
@@ -77,7 +80,23 @@ export const oauthSchemas: Record<string, Json> = {
   },
 };
 
-const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, {}]));
+/** The authorization page is a person's browser: an error it cannot redirect is an HTML page. */
+const htmlPage = { 'text/html': { schema: { type: 'string' }, example: '<!doctype html><title>Error</title><h1>This app cannot be authorized</h1>' } };
+
+/**
+ * What each endpoint's own rules answer in the envelope, by operationId (the provider's errors). The
+ * authorization page answers its own errors as pages (or redirects), described with them below.
+ */
+export const oauthErrors: HandWrittenErrors = {
+  'oauth-authorize': [],
+  // A POST without `decision` is an authorization request by POST, which the service does not take.
+  'oauth-authorize-decision': ['not_found'],
+  'oauth-token': ['invalid_client', 'invalid_grant', 'invalid_scope', 'unauthorized_client', 'unsupported_grant_type', 'authorization_pending', 'slow_down', 'expired', 'access_denied'],
+  'device-code': ['invalid_client', 'invalid_scope', 'unauthorized_client'],
+  'device-token': ['invalid_client', 'unauthorized_client', 'authorization_pending', 'slow_down', 'expired', 'access_denied'],
+  'auth-refresh': ['invalid_client', 'invalid_grant', 'invalid_scope', 'unauthorized_client'],
+  'oauth-revoke': ['invalid_client', 'unauthorized_client', 'unsupported_token_type'],
+};
 
 export const oauthPaths: Record<string, Json> = {
   '/oauth/authorize': {
@@ -91,7 +110,11 @@ export const oauthPaths: Record<string, Json> = {
         { in: 'query', name: 'scope', schema: str, description: "Space-delimited; default: the app's allowed_scopes" },
         { in: 'query', name: 'state', schema: str },
       ],
-      responses: { '302': { description: 'To the redirect URI with code, state and scope; or with error (and state)' }, ...errors('400') },
+      responses: {
+        '302': { description: 'To the redirect URI with code, state and scope; or with error (and state)' },
+        '303': { description: 'To the sign-in and consent pages of the authorization server' },
+        '400': { description: 'An error page where the redirect URI cannot be trusted: an unknown or inactive app (`unauthorized_client`), a redirect URI not registered (`invalid_request`), a request the provider refuses', content: htmlPage },
+      },
     },
     post: {
       operationId: 'oauth-authorize-decision',
@@ -103,8 +126,10 @@ export const oauthPaths: Record<string, Json> = {
           'application/x-www-form-urlencoded': {
             schema: {
               type: 'object',
-              required: ['client_id', 'redirect_uri', 'code_challenge', 'decision'],
+              required: ['interaction', 'csrf', 'client_id', 'redirect_uri', 'code_challenge', 'decision'],
               properties: {
+                interaction: { type: 'string', description: 'The interaction the consent page shows' },
+                csrf: { type: 'string', description: "The consent page's token, bound to this browser" },
                 client_id: str,
                 redirect_uri: { type: 'string', format: 'uri' },
                 code_challenge: str,
@@ -118,7 +143,12 @@ export const oauthPaths: Record<string, Json> = {
           },
         },
       },
-      responses: { '303': { description: 'Back through the server to the registered redirect URI with code or error' }, ...errors('400') },
+      responses: {
+        '303': { description: 'Back through the server to the registered redirect URI with code or error' },
+        '400': { description: 'An error page: the request expired, or the form does not match the request being approved', content: htmlPage },
+        '403': { description: 'The form was not posted by the consent page of this browser, or the request expired', content: htmlPage },
+        '429': { description: 'Too many approvals by this user in a short time', content: htmlPage },
+      },
     },
   },
   '/oauth/token': {
@@ -128,7 +158,7 @@ export const oauthPaths: Record<string, Json> = {
       security: [],
       summary: 'Exchange a code, or refresh (the refresh token rotates)',
       requestBody: { required: true, content: jsonOrForm(ref('TokenRequest')) },
-      responses: { '200': { description: 'Tokens', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+      responses: { '200': { description: 'Tokens', content: json(ref('TokenResponse')) } },
     },
   },
   '/auth/device/code': {
@@ -138,7 +168,7 @@ export const oauthPaths: Record<string, Json> = {
       security: [],
       summary: 'Start the device flow',
       requestBody: { required: true, content: jsonOrForm(ref('DeviceCodeRequest')) },
-      responses: { '200': { description: 'Device and user codes', content: json(ref('DeviceCodeResponse')) }, ...errors('400', '401', '408', '413', '429') },
+      responses: { '200': { description: 'Device and user codes', content: json(ref('DeviceCodeResponse')) } },
     },
   },
   '/auth/device/token': {
@@ -149,7 +179,7 @@ export const oauthPaths: Record<string, Json> = {
       summary:
         'Poll for tokens: 400 authorization_pending until approved, 400 slow_down (with the new `interval`) when polled sooner than the interval, 400 expired when the code is invalid or expired',
       requestBody: { required: true, content: jsonOrForm(ref('DeviceTokenRequest')) },
-      responses: { '200': { description: 'Tokens and the username', content: json(ref('DeviceTokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+      responses: { '200': { description: 'Tokens and the username', content: json(ref('DeviceTokenResponse')) } },
     },
   },
   '/auth/refresh': {
@@ -159,7 +189,7 @@ export const oauthPaths: Record<string, Json> = {
       security: [],
       summary: 'Refresh device tokens; the old refresh token must be replaced at once',
       requestBody: { required: true, content: jsonOrForm(ref('RefreshRequest')) },
-      responses: { '200': { description: 'Tokens with a rotated refresh token', content: json(ref('TokenResponse')) }, ...errors('400', '401', '408', '413', '429') },
+      responses: { '200': { description: 'Tokens with a rotated refresh token', content: json(ref('TokenResponse')) } },
     },
   },
   '/oauth/revoke': {
@@ -169,7 +199,7 @@ export const oauthPaths: Record<string, Json> = {
       security: [],
       summary: 'Revoke an access or refresh token (RFC 7009)',
       requestBody: { required: true, content: jsonOrForm(ref('RevokeRequest')) },
-      responses: { '200': { description: 'Revoked (also for tokens that were already invalid)' }, ...errors('400', '401', '413', '429') },
+      responses: { '200': { description: 'Revoked (also for tokens that were already invalid)' } },
     },
   },
 };

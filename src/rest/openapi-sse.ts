@@ -4,6 +4,7 @@ import { REPLAY_WINDOW_MS } from '../core/events/stream-log.ts';
 import { TICKET_TTL_SECONDS } from '../core/events/tickets.ts';
 import { CW_TTL_DAYS } from '../core/playback/continue-watching.ts';
 import { SSE_TIMING } from '../core/events/live-stream.ts';
+import type { HandWrittenErrors } from './openapi-errors.ts';
 import { EVENTS_TICKET, OAUTH2 } from './openapi-security.ts';
 
 const DESCRIPTION = `Server-sent events (\`text/event-stream\`) of the token's user: live playback and Continue Watching changes, \
@@ -30,7 +31,8 @@ Browsers: EventSource cannot send an Authorization header. Get a single-use tick
 (bearer token, \`events:read\`; valid ${TICKET_TTL_SECONDS} seconds) and open \`GET /playback/events?ticket=...\` without the header. \
 The connection counts against the limits of the token that asked for the ticket.`;
 
-const errors = (...statuses: string[]) => Object.fromEntries(statuses.map((s) => [s, {}]));
+/** What the stream's own rules answer besides the pipeline's (openapi-errors.ts): 503 while live events are unavailable. */
+export const sseErrors: HandWrittenErrors = { 'playback-events': [{ code: 'server_error', status: 503 }] };
 
 export const ssePaths: Record<string, Record<string, unknown>> = {
   '/playback/events': {
@@ -46,7 +48,6 @@ export const ssePaths: Record<string, Record<string, unknown>> = {
       ],
       responses: {
         '200': { description: 'The event stream', content: { 'text/event-stream': { schema: { type: 'string' } } } },
-        ...errors('400', '401', '403', '429', '500', '503'),
       },
     },
   },

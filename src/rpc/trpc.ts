@@ -8,7 +8,7 @@ import type { Actor } from '../core/actor.ts';
 import type { CatalogCache } from '../core/catalog/cache.ts';
 import type { Scope } from '../core/schema/apps.ts';
 import type { LimitId } from '../core/limits/table.ts';
-import { ApiError } from '../core/errors.ts';
+import { ApiError, type ErrorCode } from '../core/errors.ts';
 import { SSE_TIMING, type OpenStream } from '../core/events/live-stream.ts';
 import type { Logger } from '../core/log.ts';
 import { toApiError, toTrpcError } from './errors.ts';
@@ -61,6 +61,14 @@ export type Meta = OpenApiMeta<{
   limits?: readonly LimitId[];
   /** Largest request body the procedure takes, in bytes (default: 64 KiB). */
   bodyLimit?: number;
+  /** Reserved for apps an operator marked official (403 `first_party_only`); set by the official procedures. */
+  official?: boolean;
+  /**
+   * The error codes the procedure's own rules answer with, beyond those its policy implies (input,
+   * token, scope, body, rate limits, path ids: src/rest/openapi-errors.ts derives those). The OpenAPI
+   * documents list exactly these answers; test/fuzz.test.ts fails on any other status.
+   */
+  errors?: readonly ErrorCode[];
 }>;
 
 const t = initTRPC
@@ -152,6 +160,19 @@ export function platformProcedure(scope: Scope) {
 }
 
 /**
+ * Platform procedures open to a token holding any one of `scopes` (403 `insufficient_scope` naming the
+ * first in `required_scope` when it holds none); the procedure checks what each scope allows.
+ */
+export function anyScopeProcedure(scopes: readonly Scope[]) {
+  return authenticatedProcedure.meta({ anyScope: scopes }).use(({ ctx, next }) => {
+    if (!scopes.some((s) => ctx.actor.scopes.has(s))) {
+      throw toTrpcError(new ApiError('insufficient_scope', `This call needs one of the scopes ${scopes.join(', ')}`, { required_scope: scopes[0] }));
+    }
+    return next({ ctx: { ...ctx, actor: ctx.actor } });
+  });
+}
+
+/**
  * Platform procedures that read across resources (the full export): the token must hold every scope in
  * `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
  */
@@ -167,7 +188,7 @@ function allScopesProcedure(scopes: readonly Scope[]) {
 
 /** `allScopesProcedure` reserved for apps an operator marked official (others: 403 `first_party_only`). */
 export function officialAllScopesProcedure(scopes: readonly Scope[]) {
-  return allScopesProcedure(scopes).use(({ ctx, next }) => {
+  return allScopesProcedure(scopes).meta({ official: true }).use(({ ctx, next }) => {
     if (!ctx.actor.official) throw toTrpcError(new ApiError('first_party_only', 'This endpoint is reserved for official clients'));
     return next();
   });
@@ -175,7 +196,7 @@ export function officialAllScopesProcedure(scopes: readonly Scope[]) {
 
 /** Platform procedures reserved for apps an operator marked official (others: 403 `first_party_only`). */
 export function officialProcedure(scope: Scope) {
-  return platformProcedure(scope).use(({ ctx, next }) => {
+  return platformProcedure(scope).meta({ official: true }).use(({ ctx, next }) => {
     if (!ctx.actor.official) throw toTrpcError(new ApiError('first_party_only', 'This endpoint is reserved for official clients'));
     return next();
   });

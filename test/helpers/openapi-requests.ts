@@ -39,8 +39,8 @@ function bodyArbitrary(op: Operation, components: Components): fc.Arbitrary<{ ty
   });
 }
 
-/** Requests for `method template` under `base`, as `token` when the operation is authenticated. */
-export function requestArbitrary(base: string, template: string, method: string, op: Operation, components: Components, token: string): fc.Arbitrary<FuzzRequest> {
+/** Requests for `method template` under `base`, as `token` (none: null) when the operation is authenticated. */
+export function requestArbitrary(base: string, template: string, method: string, op: Operation, components: Components, token: string | null): fc.Arbitrary<FuzzRequest> {
   const params = op.parameters ?? [];
   const value = (p: Parameter) => schemaArbitrary(p.schema, components, HOSTILITY);
   const optional = (p: Parameter) => (p.required ? value(p) : fc.option(value(p), { nil: undefined }));
@@ -57,7 +57,7 @@ export function requestArbitrary(base: string, template: string, method: string,
     }
     const headers: Record<string, string> = {};
     for (const [name, v] of g.headers) if (v !== undefined) headers[name.toLowerCase()] = asHeader(v);
-    if (op.security?.length) headers.authorization = `Bearer ${token}`;
+    if (op.security?.length && token !== null) headers.authorization = `Bearer ${token}`;
     if (g.body) headers['content-type'] = g.body.type;
     const search = query.toString();
     return { method: method.toUpperCase(), path: `${base}${path}${search ? `?${search}` : ''}`, headers, ...(g.body ? { body: g.body.text } : {}) };

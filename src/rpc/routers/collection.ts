@@ -21,12 +21,12 @@ export const collectionRouter = router({
     .output(collectionPage)
     .query(({ ctx, input }) => readPage(ctx.em, ctx.actor.userId, input)),
   add: platformProcedure('collection:write')
-    .meta({ openapi: { method: 'POST', path: '/me/collection', tags, summary: 'Add a title in a format (and season); adding the same title, format and season again answers the item already there', protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/me/collection', tags, summary: 'Add a title in a format (and season); adding the same title, format and season again answers the item already there', protect: true }, errors: ['not_found'] })
     .input(addCollectionItemInput)
     .output(collectionItem)
     .mutation(({ ctx, input }) => addCollectionItem(ctx.em, ctx.actor.userId, input)),
   update: platformProcedure('collection:write')
-    .meta({ openapi: { method: 'PATCH', path: '/me/collection/{id}', tags, summary: 'Change an item\'s format or notes', protect: true } })
+    .meta({ openapi: { method: 'PATCH', path: '/me/collection/{id}', tags, summary: 'Change an item\'s format or notes', protect: true }, errors: ['conflict'] })
     .input(updateCollectionItemInput)
     .output(collectionItem)
     .mutation(({ ctx, input }) => updateCollectionItem(ctx.em, ctx.actor.userId, input)),

@@ -15,7 +15,7 @@ const logged = historyItem.extend({ status: z.enum(['inserted', 'skipped']).desc
 
 export const historyRouter = router({
   log: platformProcedure('history:write')
-    .meta({ openapi: { method: 'POST', path: '/watch-history', tags: ['history'], summary: 'Log a watch of a movie, an episode, a season or a whole show (one entry per aired episode)', description: LOG_DOC, protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/watch-history', tags: ['history'], summary: 'Log a watch of a movie, an episode, a season or a whole show (one entry per aired episode)', description: LOG_DOC, protect: true }, errors: ['not_found'] })
     .input(logWatchInput)
     .output(z.strictObject({ inserted: z.number().int().min(0), skipped: z.number().int().min(0), items: z.array(logged) }).meta({ id: 'LoggedWatches' }))
     .mutation(({ ctx, input }) =>

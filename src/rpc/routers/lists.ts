@@ -94,12 +94,13 @@ export const listsRouter = router({
         summary: 'Rename, describe, make public or private; change a dynamic list\'s filters',
         description: `Owner only (collaborators and others: 404). External lists: 409; dynamicListFilters on a list that is not dynamic: 409. New filters set the state to pending and recompute the items at once. ${NOT_YOURS}`,
       },
+      errors: ['conflict'],
     })
     .input(updateListInput)
     .output(listShape)
     .mutation(({ ctx, input }) => updateList(ctx.em, ctx.actor.userId, input)),
   delete: platformProcedure('lists:write')
-    .meta({ openapi: { method: 'DELETE', path: '/lists/{id}', tags, protect: true, summary: 'Delete a list (owner only; the watchlist cannot be deleted: 409)', description: NOT_YOURS } })
+    .meta({ openapi: { method: 'DELETE', path: '/lists/{id}', tags, protect: true, summary: 'Delete a list (owner only; the watchlist cannot be deleted: 409)', description: NOT_YOURS }, errors: ['conflict'] })
     .input(idInput)
     .output(z.object({ id: z.number().int(), deleted: z.literal(true) }).strict())
     .mutation(async ({ ctx, input }) => {
@@ -113,12 +114,13 @@ export const listsRouter = router({
         summary: 'Add titles (owner and collaborators)',
         description: `1-100 titles by \`type\` and \`movieDbId\`, appended in order. One result per title: \`added\`, \`existing\` (already in the list; not an error, no duplicate) or \`not_found\`. Past ${MAX_LIST_ITEMS} items: 409. ${READ_ONLY} ${NOT_YOURS}`,
       },
+      errors: ['conflict'],
     })
     .input(addItemsInput)
     .output(addItemsOutput)
     .mutation(async ({ ctx, input }) => ({ results: await addListItems(ctx.em, ctx.actor.userId, input.id, input.items) })),
   removeItem: platformProcedure('lists:write')
-    .meta({ openapi: { method: 'DELETE', path: '/lists/{id}/items/{itemId}', tags, protect: true, summary: 'Remove an item (owner and collaborators)', description: `An item not in the list: 404. ${READ_ONLY} ${NOT_YOURS}` } })
+    .meta({ openapi: { method: 'DELETE', path: '/lists/{id}/items/{itemId}', tags, protect: true, summary: 'Remove an item (owner and collaborators)', description: `An item not in the list: 404. ${READ_ONLY} ${NOT_YOURS}` }, errors: ['conflict'] })
     .input(z.strictObject({ id: listId, itemId: listId }))
     .output(z.object({ id: z.number().int(), removed: z.literal(true) }).strict())
     .mutation(async ({ ctx, input }) => {
@@ -132,6 +134,7 @@ export const listsRouter = router({
         summary: 'Reorder items (owner and collaborators)',
         description: `The named items move to the front in the order given; the others follow in their current order. Each id once (else 400), each an item of the list (else 404). ${READ_ONLY} ${NOT_YOURS}`,
       },
+      errors: ['conflict'],
     })
     .input(z.strictObject({ id: listId, itemIds: z.array(listId).min(1).max(MAX_LIST_ITEMS) }))
     .output(z.object({ reordered: z.number().int() }).strict())
@@ -156,6 +159,7 @@ export const listsRouter = router({
         summary: 'Invite a user by username (owner only)',
         description: `The user accepts with POST /lists/{id}/collaborators/accept. Inviting again is not an error. Unknown user: 404, and so is a user whose profile is private unless the two already share a list (each its owner, a collaborator or invited); the owner, the watchlist or an external list: 409. ${NOT_YOURS}`,
       },
+      errors: ['conflict'],
     })
     .input(z.strictObject({ id: listId, username: z.string().min(1).max(32) }))
     .output(z.object({ listId: z.number().int(), username: z.string(), status: z.enum(['invited', 'accepted']) }).strict())

@@ -36,7 +36,7 @@ const dismissed = z.object({ id: z.number().int().min(1), dismissed: z.literal(t
 
 export const playbackRouter = router({
   event: platformProcedure('playback:write')
-    .meta({ openapi: { method: 'POST', path: '/playback/{action}', tags: ['playback'], summary: 'Report a playback event (start, pause, resume, stop, progress)', description: EVENT_DESCRIPTION, protect: true, errorResponses: [400, 409, 422, 500] }, limits: ['playback'] })
+    .meta({ openapi: { method: 'POST', path: '/playback/{action}', tags: ['playback'], summary: 'Report a playback event (start, pause, resume, stop, progress)', description: EVENT_DESCRIPTION, protect: true }, limits: ['playback'], errors: ['playback_state_conflict', 'media_not_found'] })
     .input(playbackEventInput)
     .output(playbackResponse)
     .mutation(({ ctx, input }) => recordPlaybackEvent(ctx.em, ctx.actor, input)),
@@ -65,7 +65,6 @@ export const playbackRouter = router({
         summary: 'Dismiss a Continue Watching entry',
         description: 'The entry leaves Continue Watching and comes back only with playback newer than the dismissal (by `event_created_at`). 404 when the user has no such listed entry.',
         protect: true,
-        errorResponses: [400, 404],
       },
     })
     .input(z.object({ id: wireId() }).strict())

@@ -31,7 +31,7 @@ const statusCleared = z.strictObject({ ...cleared, showStatus: z.null() });
 
 export const ratingsRouter = router({
   rate: platformProcedure('ratings:write')
-    .meta({ openapi: { method: 'POST', path: '/ratings', tags: ['ratings'], summary: 'Rate a movie, a show, a season or an episode (1 to 10)', description: RATE_DOC, protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/ratings', tags: ['ratings'], summary: 'Rate a movie, a show, a season or an episode (1 to 10)', description: RATE_DOC, protect: true }, errors: ['not_found'] })
     .input(rateInput)
     .output(libraryItem)
     .mutation(({ ctx, input }) => rate(ctx.em, ctx.actor.userId, input)),
@@ -44,7 +44,7 @@ export const ratingsRouter = router({
       return { id: input.id, deleted: true as const };
     }),
   favourite: platformProcedure('ratings:write')
-    .meta({ openapi: { method: 'POST', path: '/favourites', tags: ['ratings'], summary: 'Mark a title as a favourite (again: no change)', protect: true } })
+    .meta({ openapi: { method: 'POST', path: '/favourites', tags: ['ratings'], summary: 'Mark a title as a favourite (again: no change)', protect: true }, errors: ['not_found'] })
     .input(titleInput)
     .output(libraryItem)
     .mutation(async ({ ctx, input }) => (await markFavourite(ctx.em, ctx.actor.userId, input, true))!),

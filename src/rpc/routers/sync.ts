@@ -20,7 +20,7 @@ import { readSnapshot } from '../../core/sync/snapshot.ts';
 import { describeZodError } from '../errors.ts';
 import { SYNC_BODY_LIMIT } from '../../core/limits/body.ts';
 import { wireInt } from '../../core/wire/numbers.ts';
-import { authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
+import { anyScopeProcedure, authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
 const ITEM_SCHEMAS = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem } satisfies Record<SyncResource, ZodType>;
 
@@ -76,6 +76,7 @@ function bulkProcedure<R extends SyncResource>(resource: R) {
       },
       limits: ['sync-write'],
       bodyLimit: SYNC_BODY_LIMIT,
+      errors: ['idempotency_conflict', 'request_in_progress'],
     })
     .input(BULK_INPUTS[resource])
     .output(bulkResultSchema)
@@ -129,9 +130,10 @@ export const syncRouter = router({
   history: bulkProcedure('history'),
   ratings: bulkProcedure('ratings'),
   watchlist: bulkProcedure('watchlist'),
-  // Matched only by resources other than the three above (the facade tries procedures in order). Whatever
-  // the body holds is dropped unread (zod's default for an object's unknown keys): the answer is a 404.
-  other: authenticatedProcedure
+  // Matched only by resources other than the three above (the facade tries procedures in order). A
+  // token that could write none of the three learns nothing here: 403, as at each of them. Whatever the
+  // body holds is dropped unread (zod's default for an object's unknown keys): the answer is a 404.
+  other: anyScopeProcedure(Object.values(SYNC_WRITE_SCOPES))
     .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true }, limits: ['sync-write'], bodyLimit: SYNC_BODY_LIMIT })
     .input(z.object({ resource: z.string() }))
     .output(bulkResultSchema)
