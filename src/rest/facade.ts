@@ -15,7 +15,7 @@ import { errorBody, errorHeaders, PUBLIC_BASE } from './envelope.ts';
 import { restProcedure, type Surface } from '../rpc/procedures.ts';
 import { hasBody } from './body.ts';
 import { streamBody } from './stream-body.ts';
-import { keepJsonBodyTypes } from './json-body-types.ts';
+import { restInputTypes } from './input-types.ts';
 import { checkBuckets, limitSubject } from './rate-limit.ts';
 import { bucketsOf } from '../core/limits/table.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
@@ -72,11 +72,11 @@ export function facade(router: OpenApiRouter, base: string, deps: FacadeDeps) {
   const surface: Surface = base === PUBLIC_BASE ? 'public' : 'platform';
   const captured = new WeakMap<Request, Captured>();
   const labels = routeLabels(router, base);
-  keepJsonBodyTypes(router);
+  const readRestText = restInputTypes(router);
   const handler = createOpenApiNodeHttpHandler<OpenApiRouter, Request, Response>({
     router,
     createContext: ({ req, res }) => {
-      const ctx = createContext(deps, req, res, 'rest');
+      const ctx: Context = { ...createContext(deps, req, res, 'rest'), readRestText };
       captured.set(req, { ...captured.get(req), ctx });
       return ctx;
     },

@@ -20,7 +20,7 @@ import { notification, notificationKind, preference as notificationPreference } 
 import { continueWatchingItem } from '../core/playback/schemas.ts';
 import { preferences, profile } from '../core/profile/settings-schemas.ts';
 import type { SyncResource } from '../core/sync/bulk.ts';
-import { bulkInput, historyItem, ITEM_DOCS, ratingItem, watchlistItem } from '../core/sync/schemas.ts';
+import { bulkInputDoc, historyItem, ITEM_DOCS, ratingItem, watchlistItem } from '../core/sync/schemas.ts';
 import { trophy } from '../core/trophies/schemas.ts';
 
 type Json = Record<string, unknown>;
@@ -30,12 +30,11 @@ const pascal = (name: string) => name.replace(/(^|_)([a-z])/g, (_m, _s, c: strin
 // Bulk bodies: the run-time item schemas themselves (their refinements cannot be drawn in JSON Schema;
 // their descriptions say them), each in a body of 1 to 100.
 const ITEMS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
-const itemsDoc = bulkInput.shape.items.description ?? '';
 
 const bulkDefs = Object.fromEntries(
   (Object.keys(ITEMS) as SyncResource[]).flatMap((resource) => {
     const item = ITEMS[resource].meta({ id: `${pascal(resource)}SyncItem`, description: ITEM_DOCS[resource] });
-    const body = bulkInput.extend({ items: z.array(item).min(1).max(100).describe(itemsDoc) }).meta({ id: `${pascal(resource)}SyncRequest` });
+    const body = bulkInputDoc(item).meta({ id: `${pascal(resource)}SyncRequest` });
     return [[resource, body]];
   }),
 );

@@ -25,6 +25,12 @@ export type Context = {
   /** Which transport called: the facade (`rest`, under a surface's base) or `/trpc` (names carry the surface). */
   transport: 'rest' | 'trpc';
   /**
+   * Set by the REST facade only (src/rest/input-types.ts): reads the query-string and path text of a
+   * procedure's raw input (`procedure` as the surface's router names it) into the numbers and booleans
+   * its input declares. /trpc input is JSON, whose types are the caller's.
+   */
+  readRestText?: ((procedure: string, raw: unknown) => unknown) | undefined;
+  /**
    * Counts the request in the buckets a procedure names (`meta.limits`) and writes the rate-limit
    * headers; throws `rate_limited` when one is full. Absent when rate limits are off.
    */
@@ -109,9 +115,10 @@ function operationName(ctx: Context, path: string): string {
 
 /**
  * Every procedure: its own rate-limit buckets are counted first (the same buckets whichever transport
- * calls it), and ApiErrors thrown by core become TRPCErrors with the matching HTTP status.
+ * calls it), a REST call's text is read into its input's types before any validator runs, and ApiErrors
+ * thrown by core become TRPCErrors with the matching HTTP status.
  */
-const base = t.procedure.use(async ({ ctx, meta, path, next }) => {
+const base = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
   if (meta?.limits?.length && ctx.countLimits) {
     try {
       await ctx.countLimits(meta.limits, operationName(ctx, path));
@@ -119,7 +126,8 @@ const base = t.procedure.use(async ({ ctx, meta, path, next }) => {
       throw err instanceof ApiError ? toTrpcError(err) : err;
     }
   }
-  const result = await next();
+  const readText = ctx.transport === 'rest' ? ctx.readRestText : undefined;
+  const result = await (readText ? next({ getRawInput: async () => readText(path, await getRawInput()) }) : next());
   if (!result.ok && result.error.cause instanceof ApiError) {
     throw toTrpcError(result.error.cause);
   }

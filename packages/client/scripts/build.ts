@@ -1,11 +1,13 @@
 // Builds dist/: the client's JavaScript and declarations, and the router's declarations generated from
-// the service's source; then checks that the declarations stand on their own. `npm pack` runs it
-// (prepack), so a tarball is always built from the router it sits beside.
+// the service's source, whose procedure inputs must be exact (no `unknown` or `any`); then checks that
+// the declarations stand on their own. `npm pack` runs it (prepack), so a tarball is always built from
+// the router it sits beside.
 import fs from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
 import { routerDeclarations } from './router-types.ts';
 import { checkDeclarations } from './check-declarations.ts';
+import { checkExactInputs } from './exact-inputs.ts';
 
 const pkg = path.resolve(import.meta.dirname, '..');
 const repoRoot = path.resolve(pkg, '../..');
@@ -31,6 +33,8 @@ for (const name of fs.readdirSync(src)) {
   fs.writeFileSync(`${base}.js`, js.outputText);
   fs.writeFileSync(`${base}.d.ts`, dts.outputText);
 }
-fs.writeFileSync(path.join(dist, 'app-router.d.ts'), routerDeclarations(path.join(src, 'app-router.ts'), repoRoot));
+const router = routerDeclarations(path.join(src, 'app-router.ts'), repoRoot);
+checkExactInputs(router);
+fs.writeFileSync(path.join(dist, 'app-router.d.ts'), router);
 checkDeclarations(path.join(dist, 'index.d.ts'));
 console.log(`built ${path.relative(process.cwd(), dist) || '.'}: ${fs.readdirSync(dist).sort().join(', ')}`);

@@ -1,17 +1,12 @@
 // Wire shapes of the catalog on the public API (`CatalogItem` in the public OpenAPI document), and the query inputs.
-// Query strings arrive as text: numbers use explicit z.coerce and booleans an explicit parser, because
-// the facade's own coercion reads "false" as true.
+// Inputs are typed as a caller writes them: the REST facade reads query-string text into numbers and
+// booleans (src/rest/input-types.ts).
 import { z } from 'zod';
-import { queryInt, typeError } from '../wire/numbers.ts';
+import { queryBoolean } from '../wire/booleans.ts';
+import { typeError, wireInt } from '../wire/numbers.ts';
 
 export const titleType = z.enum(['movie', 'show']);
 export const titleCategory = z.enum(['movie', 'show', 'anime']);
-
-/** "true"/"1" or "false"/"0" in a query string; anything else is a 400. */
-export const queryBoolean = z
-  .enum(['true', 'false', '1', '0'], { error: 'must be true or false' })
-  .transform((v) => v === 'true' || v === '1');
-
 
 export const catalogItem = z
   .object({
@@ -47,9 +42,9 @@ export const searchInput = z.strictObject({
   q: z.string(typeError('must be a string')).trim().min(1, 'must not be empty').max(200),
   type: titleType.optional(),
   anime: queryBoolean.optional(),
-  year: queryInt(1800, 2200).optional(),
+  year: wireInt(1800, 2200).optional(),
   genre: z.string().trim().min(1).max(60).optional(),
-  limit: queryInt(1, 50).default(20),
+  limit: wireInt(1, 50).default(20),
 });
 export type SearchInput = z.infer<typeof searchInput>;
 
@@ -60,12 +55,12 @@ export const discoverInput = z
     type: titleType.optional(),
     category: titleCategory.optional(),
     genre: z.string().trim().min(1).max(60).optional(),
-    yearFrom: queryInt(1800, 2200).optional(),
-    yearTo: queryInt(1800, 2200).optional(),
+    yearFrom: wireInt(1800, 2200).optional(),
+    yearTo: wireInt(1800, 2200).optional(),
     language: z.string().regex(/^[a-z]{2}$/, 'must be a two-letter ISO 639-1 code').optional(),
-    minRating: z.coerce.number(typeError('must be a number')).min(0).max(10).optional(),
+    minRating: z.number(typeError('must be a number')).min(0).max(10).optional(),
     sort: z.enum(DISCOVER_SORTS).default('popularity'),
-    limit: queryInt(1, 100).default(20),
+    limit: wireInt(1, 100).default(20),
   })
   .refine((v) => v.yearFrom === undefined || v.yearTo === undefined || v.yearFrom <= v.yearTo, {
     message: 'yearFrom must not be after yearTo',
@@ -76,6 +71,6 @@ export type DiscoverInput = z.infer<typeof discoverInput>;
 export const trendingInput = z.strictObject({
   type: titleType.optional(),
   category: titleCategory.optional(),
-  limit: queryInt(1, 100).default(20),
+  limit: wireInt(1, 100).default(20),
 });
 export type TrendingInput = z.infer<typeof trendingInput>;

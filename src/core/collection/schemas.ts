@@ -2,7 +2,7 @@
 // and writes. The contract marks no field of a collection item nullable, so a whole-title item has
 // `season` 0 and an item without notes has `notes` "" (the catalog's rule, docs/decisions.md: no nulls the contract does not show).
 import { z } from 'zod';
-import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
+import { PG_INT_MAX, wireId, wireInt } from '../wire/numbers.ts';
 
 /** The formats a copy can be in, in the order the title detail lists them. */
 export const COLLECTION_FORMATS = ['uhd_bluray', 'bluray', 'hd_dvd', 'dvd', 'digital', 'vhs', 'laserdisc'] as const;
@@ -53,20 +53,20 @@ export type CollectionPage = z.infer<typeof collectionPage>;
 export const collectionQuery = z.strictObject({
   type: collectionTypeFilter.optional().describe('`movie` and `show` exclude anime; `anime` is anime of either type.'),
   cursor: z.string().min(1).max(200).optional(),
-  limit: queryInt(1, PAGE_MAX).default(PAGE_DEFAULT),
+  limit: wireInt(1, PAGE_MAX).default(PAGE_DEFAULT),
 });
 export type CollectionQuery = z.infer<typeof collectionQuery>;
 
 export const addCollectionItemInput = z.strictObject({
   type: z.enum(['movie', 'show']),
-  movieDbId: jsonId(),
+  movieDbId: wireId(),
   format: collectionFormat,
-  season: jsonInt(1, PG_INT_MAX).optional().describe('Shows only: the season owned; omit for the whole title.'),
+  season: wireInt(1, PG_INT_MAX).optional().describe('Shows only: the season owned; omit for the whole title.'),
   notes: notes.optional(),
 });
 export type AddCollectionItemInput = z.infer<typeof addCollectionItemInput>;
 
-export const itemId = queryId();
+export const itemId = wireId();
 
 export const updateCollectionItemInput = z
   .strictObject({

@@ -1,7 +1,7 @@
 // Wire shapes of mobile push devices (`PushDevice` in the platform OpenAPI document; POST /me/push-devices is for official apps only). The push
 // token is accepted but never shown again: it is kept only to send pushes.
 import { z } from 'zod';
-import { queryId } from '../wire/numbers.ts';
+import { wireId } from '../wire/numbers.ts';
 
 export const PLATFORMS = ['ios', 'android'] as const;
 export const PROVIDERS = ['apns', 'fcm', 'expo'] as const;
@@ -66,6 +66,6 @@ export const registerPushDevice = z
   });
 export type RegisterPushDevice = z.infer<typeof registerPushDevice>;
 
-export const pushDeviceId = queryId();
+export const pushDeviceId = wireId();
 
 export const pushDeviceList = z.strictObject({ items: z.array(pushDevice) }).meta({ id: 'PushDeviceList' });

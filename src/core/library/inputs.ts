@@ -1,17 +1,17 @@
-// Wire inputs of the history and ratings routes. Query strings arrive as text: numbers use explicit
-// z.coerce. Path ids are bigints on the wire as integers up to 2^53 - 1.
+// Wire inputs of the history and ratings routes, typed as a caller writes them (the REST facade reads
+// query-string and path text into numbers first). Path ids are bigints on the wire as integers up to 2^53 - 1.
 import { z } from 'zod';
 import { IN_FUTURE, notInFuture, wireDateTime } from '../wire/dates.ts';
-import { jsonId, jsonInt, PG_INT_MAX, queryId, queryInt } from '../wire/numbers.ts';
+import { PG_INT_MAX, wireId, wireInt } from '../wire/numbers.ts';
 import { KINDS, RATING_SCOPES, SHOW_STATUSES } from './library-items.ts';
 
 // Movie database ids, seasons and episodes are PostgreSQL integers.
 export const titleType = z.enum(['movie', 'show']);
 const kindFilter = z.enum(KINDS).describe('`movie` and `show` exclude anime; `anime` is anime of either type.');
-export const entryId = queryId();
-const movieDbId = jsonId();
-const season = jsonInt(0, PG_INT_MAX);
-const episode = jsonInt(1, PG_INT_MAX);
+export const entryId = wireId();
+const movieDbId = wireId();
+const season = wireInt(0, PG_INT_MAX);
+const episode = wireInt(1, PG_INT_MAX);
 
 /** An ISO 8601 date-time with `Z` or an offset; as a Date. */
 const dateTime = wireDateTime('must be an ISO 8601 date-time with Z or an offset').transform((s) => new Date(s));
@@ -26,7 +26,7 @@ const HISTORY_LIMIT_MAX = 100;
 export const historyQuery = z
   .strictObject({
     cursor: z.string().min(1).max(500).optional().describe('The previous page\'s `nextCursor`; keep the other parameters identical.'),
-    limit: queryInt(1, HISTORY_LIMIT_MAX).default(HISTORY_LIMIT_DEFAULT),
+    limit: wireInt(1, HISTORY_LIMIT_MAX).default(HISTORY_LIMIT_DEFAULT),
     type: kindFilter.optional(),
     startAt: dateTime.optional().describe('Entries watched at or after this time.'),
     endAt: dateTime.optional().describe('Entries watched before this time.'),
@@ -48,19 +48,19 @@ export const rateInput = z.strictObject({
   movieDbId,
   season: season.optional().describe('Rate a season (or with `episode`, an episode) of a show.'),
   episode: episode.optional(),
-  rating: jsonInt(1, 10).describe('1 to 10, whole numbers.'),
+  rating: wireInt(1, 10).describe('1 to 10, whole numbers.'),
 });
 
 /** A title in a JSON body. */
 export const titleInput = z.strictObject({ type: titleType, movieDbId });
 /** A title in a path (`/{type}/{movieDbId}`). */
-export const titlePath = z.strictObject({ type: titleType, movieDbId: queryId() });
+export const titlePath = z.strictObject({ type: titleType, movieDbId: wireId() });
 
 export const statusInput = titlePath.extend({ status: z.enum(SHOW_STATUSES).describe('Movies: `planned` or `completed` only.') });
 
 const pageParams = {
-  page: queryInt(1, 1_000_000).default(1).describe('1-based.'),
-  pageSize: queryInt(1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
+  page: wireInt(1, 1_000_000).default(1).describe('1-based.'),
+  pageSize: wireInt(1, PAGE_SIZE_MAX).default(PAGE_SIZE_DEFAULT),
   type: kindFilter.optional(),
 };
 export const ratingsQuery = z.strictObject({ ...pageParams, scope: z.enum(RATING_SCOPES).optional() });

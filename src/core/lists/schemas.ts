@@ -4,11 +4,11 @@
 // dynamicListSyncState and dynamicListFilters null (as the platform OpenAPI document describes them: `List`'s
 // lastSyncedAt is null for other lists, and `ListSummary`'s externalSource null for lists not externally managed).
 import { z } from 'zod';
-import { jsonId, queryId, queryInt } from '../wire/numbers.ts';
+import { wireId, wireInt } from '../wire/numbers.ts';
 import { DISCOVER_SORTS, titleType } from '../catalog/schemas.ts';
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
-export const listId = queryId();
+export const listId = wireId();
 
 /** Page sizes of list reads (lists: default 50, max 100); list items page the same way. */
 export const PAGE_DEFAULT = 50;
@@ -137,7 +137,7 @@ export const myListsPage = z
 
 export const pageQuery = {
   cursor: z.string().min(1).max(500).optional(),
-  limit: queryInt(1, PAGE_MAX).default(PAGE_DEFAULT),
+  limit: wireInt(1, PAGE_MAX).default(PAGE_DEFAULT),
 };
 
 export const createListInput = z.strictObject({
@@ -159,7 +159,7 @@ export const updateListInput = z
   .refine((v) => Object.keys(v).length > 1, { message: 'name, description, isPublic or dynamicListFilters is required' });
 export type UpdateListInput = z.infer<typeof updateListInput>;
 
-const titleRefInput = z.strictObject({ type: titleType, movieDbId: jsonId() });
+const titleRefInput = z.strictObject({ type: titleType, movieDbId: wireId() });
 
 export const addItemsInput = z.strictObject({ id: listId, items: z.array(titleRefInput).min(1).max(100) });
 

@@ -1,8 +1,8 @@
 // Wire shapes of notifications and their preferences, and the inputs of the notification endpoints.
 // The scopes are notifications:read / notifications:write; the shapes are ours (docs/decisions.md, Notifications).
 import { z } from 'zod';
-import { queryBoolean } from '../catalog/schemas.ts';
-import { queryInt } from '../wire/numbers.ts';
+import { queryBoolean } from '../wire/booleans.ts';
+import { wireInt } from '../wire/numbers.ts';
 import { NOTIFICATION_KINDS, type NotificationKind } from './kinds.ts';
 
 const dateTime = z.string().describe('ISO 8601 date-time (UTC)');
@@ -39,7 +39,7 @@ export const notificationPage = z
 export const inboxQuery = z
   .object({
     cursor: z.string().min(1).max(500).optional(),
-    limit: queryInt(1, PAGE_MAX).default(PAGE_DEFAULT),
+    limit: wireInt(1, PAGE_MAX).default(PAGE_DEFAULT),
     unread: queryBoolean.optional().describe('`true`: unread only; `false`: read only; absent: all.'),
   })
   .strict();

@@ -90,15 +90,20 @@ export const ITEM_DOCS = {
     'Statuses: `inserted`, `skipped` (reason `duplicate`: already on the watchlist), `removed`, `skipped` (reason `absent`).',
 } as const;
 
-export const bulkInput = z
-  .object({
-    items: z
-      .array(z.unknown())
-      .min(1)
-      .max(100)
-      .describe('1 to 100 items; each is validated on its own (a malformed item is `invalid` with `error`, the rest are applied)'),
-  })
-  .strict();
+const bulkBody = <T extends z.ZodType>(items: z.ZodArray<T>) =>
+  z.object({ items: items.min(1).max(100).describe('1 to 100 items; each is validated on its own (a malformed item is `invalid` with `error`, the rest are applied)') }).strict();
+
+/**
+ * The body of a bulk write of `_item`s (the item schema, for its type only). A caller's type for each
+ * item is the item schema's input (what a TypeScript client may write), but the body checks only the
+ * count: each item is validated on its own (parseItems in src/rpc/routers/sync.ts), so a malformed one is
+ * `invalid` in the answer rather than a 400 for the whole batch. (The platform document draws the item
+ * schemas instead: `bulkInputDoc`.)
+ */
+export const bulkInput = <T extends z.ZodType>(_item: T) => bulkBody(z.array(z.custom<z.input<T>>().describe('An item, validated on its own')));
+
+/** The same body as the platform OpenAPI document draws it: each item by its schema. */
+export const bulkInputDoc = <T extends z.ZodType>(item: T) => bulkBody(z.array(item));
 
 const itemResultSchema = z.object({
   client_item_id: z.string().nullable(),

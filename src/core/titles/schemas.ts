@@ -1,14 +1,14 @@
 // Wire shapes and inputs of the title module: the title detail (`TitleDetail` in the platform OpenAPI document), seasons,
 // episodes and the calendar (their shapes are ours, documented here).
-// Query strings arrive as text: numbers use explicit z.coerce.
+// Inputs are typed as a caller writes them: the REST facade reads query-string and path text into numbers.
 import { z } from 'zod';
 import { wireDay } from '../wire/dates.ts';
-import { ID_MAX, queryInt } from '../wire/numbers.ts';
+import { ID_MAX, wireInt } from '../wire/numbers.ts';
 import { titleCategory, titleType } from '../catalog/schemas.ts';
 
-/** A positive 32-bit integer from a path or query string (ids beyond it cannot exist in the catalog). */
-const positiveInt = (max = ID_MAX) => queryInt(1, max);
-const seasonNumber = queryInt(0, 10_000);
+/** A positive 32-bit integer (ids beyond it cannot exist in the catalog). */
+const positiveInt = (max = ID_MAX) => wireInt(1, max);
+const seasonNumber = wireInt(0, 10_000);
 
 const RATING_SCOPES = ['title', 'series', 'season', 'episode'] as const;
 export type TitleRatingScope = (typeof RATING_SCOPES)[number];
@@ -35,7 +35,7 @@ const isoDay = wireDay();
 
 export const calendarInput = z.strictObject({
   startDate: isoDay.optional(),
-  days: queryInt(1, CALENDAR_MAX_DAYS).default(CALENDAR_DEFAULT_DAYS),
+  days: wireInt(1, CALENDAR_MAX_DAYS).default(CALENDAR_DEFAULT_DAYS),
 });
 export type CalendarInput = z.infer<typeof calendarInput>;
 

@@ -1,7 +1,8 @@
-// Integers on the wire, one definition for every module. Query strings and path segments are strings,
-// so their integers are coerced; JSON bodies carry numbers, so theirs are not ("129" is a 400, see
-// src/rest/json-body-types.ts). Only the type error is replaced: range errors keep zod's own wording
-// ("Too big: expected number to be <=100").
+// Integers on the wire, one definition for every module. A procedure's input is typed as a caller
+// writes it, whichever transport carries it: JSON (/trpc, REST bodies) carries numbers, and "129" there
+// is a 400. Query strings and path segments are text: the REST facade reads them into numbers before
+// validation (src/rest/input-types.ts), so the schemas never coerce. Only the type error is replaced:
+// range errors keep zod's own wording ("Too big: expected number to be <=100").
 import { z } from 'zod';
 
 /** A missing value reads "is required"; a value of the wrong type reads `text`. */
@@ -9,11 +10,8 @@ export const typeError = (text: string) => ({
   error: (issue: { code: string; input?: unknown }) => (issue.input === undefined ? 'is required' : issue.code === 'invalid_type' ? text : undefined),
 });
 
-/** An integer from a query string or a path segment. */
-export const queryInt = (min: number, max: number) => z.coerce.number(typeError('must be an integer')).int('must be an integer').min(min).max(max);
-
-/** An integer in a JSON body. */
-export const jsonInt = (min: number, max: number) => z.number(typeError('must be an integer')).int('must be an integer').min(min).max(max);
+/** An integer from `min` to `max`. */
+export const wireInt = (min: number, max: number) => z.number(typeError('must be an integer')).int('must be an integer').min(min).max(max);
 
 /**
  * The largest value of a PostgreSQL `integer` column (catalog ids such as movie_db_id, season and
@@ -30,8 +28,5 @@ export const PG_INT_MAX = 2_147_483_647;
  */
 export const ID_MAX = PG_INT_MAX;
 
-/** An id from a query string or a path segment: 1 to ID_MAX. */
-export const queryId = () => queryInt(1, ID_MAX);
-
-/** An id in a JSON body: 1 to ID_MAX. */
-export const jsonId = () => jsonInt(1, ID_MAX);
+/** An id: 1 to ID_MAX. */
+export const wireId = () => wireInt(1, ID_MAX);

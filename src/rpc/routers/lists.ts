@@ -14,13 +14,14 @@ import { ensureWatchlist } from '../../core/lists/watchlist.ts';
 import { createList, deleteList, updateList } from '../../core/lists/write.ts';
 import { transaction } from '../../core/db/transaction.ts';
 import { platformProcedure, router } from '../trpc.ts';
+import { wireInt } from '../../core/wire/numbers.ts';
 
 const tags = ['lists'];
 const NOT_YOURS = 'A list the caller may not see (private, or its owner\'s profile private, and the caller not its owner, a collaborator or invited) is 404 `not_found`; so is a write the caller may not make.';
 const READ_ONLY = 'Dynamic and external lists answer item writes with 409 `conflict`.';
 const EMPTY_BODY = 'Send `{}` with Content-Type application/json as the body.';
 
-const itemsLimit = z.coerce.number({ error: 'must be an integer' }).int('must be an integer').min(1).max(PAGE_MAX).default(PAGE_DEFAULT);
+const itemsLimit = wireInt(1, PAGE_MAX).default(PAGE_DEFAULT);
 const detailInput = z.strictObject({ id: listId, itemsCursor: z.string().min(1).max(500).optional(), itemsLimit });
 const idInput = z.strictObject({ id: listId });
 const usernameInput = z.strictObject({ id: listId, username: z.string().min(1).max(32) });

@@ -12,7 +12,7 @@ import { tokenBucketId } from '../../core/limits/table.ts';
 import { EVENT_ID_PATTERN, STREAM_LIMITS } from '../../core/events/live-stream.ts';
 import { bearerToken, tokenKey } from '../../oauth/bearer.ts';
 import { liveEvents } from '../live-subscription.ts';
-import { queryId } from '../../core/wire/numbers.ts';
+import { wireId, wireInt } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
 const EVENT_DESCRIPTION = `Scrobbling and live playback state. \`start\`, \`progress\`, \`pause\` and \`resume\` report live playback; a \
@@ -52,7 +52,7 @@ export const playbackRouter = router({
         protect: true,
       },
     })
-    .input(z.object({ cursor: z.string().min(1).max(500).optional(), limit: z.coerce.number().int().min(1).max(100).default(50) }).strict())
+    .input(z.object({ cursor: z.string().min(1).max(500).optional(), limit: wireInt(1, 100).default(50) }).strict())
     .output(z.object({ items: z.array(continueWatchingItem), nextCursor: z.string().optional() }).strict())
     .query(({ ctx, input }) => listContinueWatching(ctx.em, ctx.actor.userId, input)),
 
@@ -67,7 +67,7 @@ export const playbackRouter = router({
         protect: true,
       },
     })
-    .input(z.object({ id: queryId() }).strict())
+    .input(z.object({ id: wireId() }).strict())
     .output(dismissed)
     .mutation(async ({ ctx, input }) => {
       await dismissContinueWatching(ctx.em, ctx.actor.userId, input.id);

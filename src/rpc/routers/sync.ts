@@ -19,9 +19,10 @@ import {
 import { readSnapshot } from '../../core/sync/snapshot.ts';
 import { describeZodError } from '../errors.ts';
 import { SYNC_BODY_LIMIT } from '../../core/limits/body.ts';
+import { wireInt } from '../../core/wire/numbers.ts';
 import { anyScopeProcedure, authenticatedProcedure, platformProcedure, router, type Context } from '../trpc.ts';
 
-const ITEM_SCHEMAS: Record<SyncResource, ZodType> = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem };
+const ITEM_SCHEMAS = { history: historyItem, ratings: ratingItem, watchlist: watchlistItem } satisfies Record<SyncResource, ZodType>;
 
 /** Each item on its own: a malformed one becomes `invalid` with the reason, the others go on. */
 export function parseItems(resource: SyncResource, raw: unknown[]): BulkItems {
@@ -54,7 +55,14 @@ const idempotencyHeader = z.object({
     ),
 });
 
-function bulkProcedure(resource: SyncResource) {
+/** Each resource's body, typed for a caller by its item schema (built here: inside the generic bulkProcedure the item type would print as `unknown`). */
+const BULK_INPUTS = {
+  history: bulkInput(ITEM_SCHEMAS.history),
+  ratings: bulkInput(ITEM_SCHEMAS.ratings),
+  watchlist: bulkInput(ITEM_SCHEMAS.watchlist),
+} satisfies Record<SyncResource, ZodType>;
+
+function bulkProcedure<R extends SyncResource>(resource: R) {
   return platformProcedure(SYNC_WRITE_SCOPES[resource])
     .meta({
       openapi: {
@@ -70,7 +78,7 @@ function bulkProcedure(resource: SyncResource) {
       bodyLimit: SYNC_BODY_LIMIT,
       errors: ['idempotency_conflict', 'request_in_progress'],
     })
-    .input(bulkInput)
+    .input(BULK_INPUTS[resource])
     .output(bulkResultSchema)
     .mutation(({ ctx, input }) => {
       const key = idempotencyKey(ctx);
@@ -123,10 +131,11 @@ export const syncRouter = router({
   ratings: bulkProcedure('ratings'),
   watchlist: bulkProcedure('watchlist'),
   // Matched only by resources other than the three above (the facade tries procedures in order). A
-  // token that could write none of the three learns nothing here: 403, as at each of them.
+  // token that could write none of the three learns nothing here: 403, as at each of them. Whatever the
+  // body holds is dropped unread (zod's default for an object's unknown keys): the answer is a 404.
   other: anyScopeProcedure(Object.values(SYNC_WRITE_SCOPES))
     .meta({ openapi: { method: 'POST', path: '/sync/{resource}', tags: ['sync'], summary: 'Any other resource: 404 not_found', protect: true }, limits: ['sync-write'], bodyLimit: SYNC_BODY_LIMIT })
-    .input(z.object({ resource: z.string() }).catchall(z.unknown()))
+    .input(z.object({ resource: z.string() }))
     .output(bulkResultSchema)
     .mutation(({ input }) => {
       throw notFound(`Bulk sync of "${input.resource}" (history, ratings and watchlist can be synced)`);
@@ -150,7 +159,7 @@ export const syncRouter = router({
       z
         .object({
           cursor: cursorInput,
-          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          limit: wireInt(1, 1000).default(100),
           resources: z.string().max(500).optional().describe(`Comma-separated, from: ${resourceNames}. Default: every resource the token may read`),
         })
         .strict(),
@@ -178,7 +187,7 @@ export const syncRouter = router({
         .object({
           resource: z.string().describe(`One of: ${resourceNames}`),
           cursor: cursorInput,
-          limit: z.coerce.number().int().min(1).max(1000).default(100),
+          limit: wireInt(1, 1000).default(100),
         })
         .strict(),
     )
