@@ -47,6 +47,8 @@ export type RunningServer = {
   oauth: OAuth;
   limits: RateLimits;
   server: http.Server;
+  /** The application the port answers with once started (the server's own listener is the switch in front of it). */
+  app: http.RequestListener;
   close(): Promise<void>;
 };
 
@@ -112,6 +114,7 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
       oauth: started.oauth,
       limits: started.limits,
       server,
+      app: started.app,
       // Graceful: HTTP first (nothing new comes in, what is in flight finishes), then the rest in order
       // (startBehindPort's close). main.ts calls it on SIGTERM; tests call it to stop an app.
       close: async () => {

@@ -134,12 +134,13 @@ describe('POST /sync/history', () => {
 });
 
 describe('scopes and routes', () => {
-  it('each resource needs its write scope; other resources are 404; no token is 401', async () => {
+  it('each resource needs its write scope; other resources are 404 (403 to a token with no sync write scope); no token is 401', async () => {
     const m = await member(app, 'scoped', ['history:read', 'ratings:read', 'lists:read']);
     expectError(await bulk(app, m.token, 'history', watches(1)), 403, 'insufficient_scope', { required_scope: 'history:write' });
     expectError(await bulk(app, m.token, 'ratings', [{ movie_db_id: SPIRITED_AWAY, rating: 8 }]), 403, 'insufficient_scope', { required_scope: 'ratings:write' });
     expectError(await bulk(app, m.token, 'watchlist', [{ movie_db_id: SPIRITED_AWAY }]), 403, 'insufficient_scope', { required_scope: 'lists:write' });
-    expectError(await bulk(app, m.token, 'collection', watches(1)), 404, 'not_found');
+    // The catch-all takes any of the three write scopes, checked first like every route's scope.
+    expectError(await bulk(app, m.token, 'collection', watches(1)), 403, 'insufficient_scope', { required_scope: 'history:write' });
     expectError(await bulk(app, alice.token, 'nothing', watches(1)), 404, 'not_found');
     expectError(await bulk(app, null as unknown as string, 'history', watches(1)), 401, 'invalid_token');
     expectError(await bulk(app, null as unknown as string, 'nothing', watches(1)), 401, 'invalid_token');

@@ -11,7 +11,7 @@ type Layer = { route?: { path: string | string[]; methods: Record<string, boolea
  * method in capitals (a route for every method, `all`, as POST) and its path template (`:param`s).
  */
 export function expressRoutes(app: TestApp): Route[] {
-  const express = app.server.listeners('request')[0] as Express & { router: { stack: Layer[] } };
+  const express = app.app as unknown as Express & { router: { stack: Layer[] } };
   const out: Route[] = [];
   const walk = (stack: Layer[]) => {
     for (const layer of stack) {
