@@ -77,10 +77,28 @@ async function drainHttp(server: http.Server, drain: Drain, graceMs: number, log
 }
 
 export async function startServer(config: Config, log: Logger, deps: ServerDeps = {}): Promise<RunningServer> {
+  // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
+  // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
+  // stops answering without closing the connection (hung process, lost network) would otherwise hold
+  // every request forever: a command gives up after commandTimeout, and a connection silent for
+  // socketTimeout is dropped, so the limiter sees the outage and goes to memory without waiting.
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, {
+        enableOfflineQueue: false,
+        maxRetriesPerRequest: 1,
+        retryStrategy: (n: number) => Math.min(200 * n, 2_000),
+        commandTimeout: 250,
+        socketTimeout: 1_000,
+      })
+    : undefined;
+  // Made with the client, before anything is awaited: it is the client's error listener, and an error
+  // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
+  const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
   // The port first: a port another process holds stops start-up before any slow work (claim-port.ts).
-  // Until the application is ready, the port answers 503 with the step under way (rest/starting.ts).
+  // Until the application is ready, the port answers 503 with the step under way (rest/starting.ts),
+  // counted in the limits from the first request, so that 503 carries the rate-limit headers too.
   let step = 'opening the database';
-  let handler: http.RequestListener = startingApp(log, () => step);
+  let handler: http.RequestListener = startingApp(log, () => step, limits);
   const server = http.createServer(
     {
       // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
@@ -98,13 +116,18 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
   // What Node's parser refuses (e.g. headers over 16 KiB) and the timeouts above are answered in the
   // envelope, not bare, and the connection is then closed (client-error.ts).
   server.on('clientError', answerClientError);
-  await claimPort(server, config.port, config.host);
+  try {
+    await claimPort(server, config.port, config.host);
+  } catch (err) {
+    redis?.disconnect();
+    throw err;
+  }
   const unwatchConnections = capConnections(server, config.maxConnections, log);
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
   log.info({ url }, 'port claimed: answering 503 until started');
   try {
-    const started = await startBehindPort(config, log, deps, (s) => (step = s));
+    const started = await startBehindPort(config, log, deps, { redis, limits }, (s) => (step = s));
     handler = started.app;
     // "listening" means ready: what the port answers from now on is the application.
     log.info({ url, mode: started.db.mode }, 'listening');
@@ -124,6 +147,7 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
       },
     };
   } catch (err) {
+    redis?.disconnect();
     unwatchConnections();
     server.closeAllConnections();
     await new Promise<void>((resolve) => server.close(() => resolve()));
@@ -134,25 +158,9 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
 type Started = { app: http.RequestListener; db: Database; oauth: OAuth; limits: RateLimits; drain: Drain; close(): Promise<void> };
 
 /** Everything behind the claimed port: database, migrations, demo data, the application, the jobs. */
-async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, setStep: (step: string) => void): Promise<Started> {
+async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, shared: { redis: Redis | undefined; limits: RateLimits }, setStep: (step: string) => void): Promise<Started> {
+  const { redis, limits } = shared;
   const db = await openDatabase({ databaseUrl: config.databaseUrl, createDatabase: config.databaseCreate, dataDir: config.dataDir, requireOwnership: true, preparedStatements: config.preparedStatements, poolMax: config.poolSize, minFreeBytes: config.dataDirMinFreeBytes, log, observer: databaseMetrics });
-  // Shared rate-limit counters. Commands fail at once while Redis is away (no offline queue): the
-  // limiter then counts in memory, and ioredis keeps reconnecting in the background. A Redis that
-  // stops answering without closing the connection (hung process, lost network) would otherwise hold
-  // every request forever: a command gives up after commandTimeout, and a connection silent for
-  // socketTimeout is dropped, so the limiter sees the outage and goes to memory without waiting.
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, {
-        enableOfflineQueue: false,
-        maxRetriesPerRequest: 1,
-        retryStrategy: (n: number) => Math.min(200 * n, 2_000),
-        commandTimeout: 250,
-        socketTimeout: 1_000,
-      })
-    : undefined;
-  // Made with the client, before anything is awaited: it is the client's error listener, and an error
-  // emitted with no listener (Redis down at start) is printed by ioredis outside the log, uncounted.
-  const limits = new RateLimits({ redis, prefix: config.redisKeyPrefix, log, enabled: config.rateLimits });
   // Playback events (GET /playback/events): Redis pub/sub across instances in services mode, on a second
   // connection (a subscribed connection takes no other commands; a SUBSCRIBE gives up after 2 s), or
   // in-process in embedded mode. Attached to the ORM so procedures publish on it (core/events/registry.ts).
@@ -224,8 +232,8 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, se
       },
     };
   } catch (err) {
+    // Redis is startServer's to disconnect, after this.
     await events.close();
-    redis?.disconnect();
     await db.close();
     throw err;
   }

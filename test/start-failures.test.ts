@@ -142,7 +142,7 @@ describe.runIf(servicesMode)('before it is ready (services mode)', () => {
     await holder.query('begin');
     await holder.query('lock table schema_migrations in access exclusive mode');
     const port = await freePort();
-    const child = await spawnChild('held at migrations', { BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl!, DEMO_DATA: 'off', REDIS_KEY_PREFIX: `held${process.pid}` }, { port });
+    const child = await spawnChild('held at migrations', { BASE_URL: `http://127.0.0.1:${port}`, DATA_DIR: database.dataDir, DATABASE_URL: database.databaseUrl!, DEMO_DATA: 'off', RATE_LIMITS: 'on', REDIS_KEY_PREFIX: `held${process.pid}` }, { port });
     try {
       await waitForLog(child, '"port claimed"', (l) => l.msg === 'port claimed: answering 503 until started');
       await until('readiness to say migrations', async () => (await call(child.url, '/readyz')).body.step === 'applying migrations', 60_000);
@@ -156,6 +156,10 @@ describe.runIf(servicesMode)('before it is ready (services mode)', () => {
       expect(platform.headers.get('retry-after')).toBe('2');
       expect(platform.body).toEqual({ error: 'server_error', message: 'The service is starting (applying migrations); retry shortly', request_id: platform.headers.get('x-service-request-id'), retry_after: 2 });
       expect(platform.body.request_id).toMatch(/^req_/);
+      // Counted like any unauthenticated platform request: the rate-limit headers of every platform answer.
+      expect(Number(platform.headers.get('x-ratelimit-limit'))).toBeGreaterThan(0);
+      expect(platform.headers.get('x-ratelimit-remaining')).toMatch(/^\d+$/);
+      expect(Number(platform.headers.get('x-ratelimit-reset'))).toBeGreaterThan(Date.now() / 1000);
       const pub = await call(child.url, '/api/public/v1/catalog/search?q=spirited');
       expect(pub.status).toBe(503);
       expect(pub.body).toEqual({ message: 'The service is starting (applying migrations); retry shortly' });
