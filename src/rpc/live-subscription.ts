@@ -70,7 +70,7 @@ class QueueSink implements StreamSink {
 }
 
 /** The events of the stream `open` opens, until the client leaves (`signal`) or the stream ends. */
-export async function* liveEvents(
+export async function* subscriptionEvents(
   open: OpenStream,
   req: Omit<OpenStreamRequest, 'sink'>,
   signal: AbortSignal | undefined,

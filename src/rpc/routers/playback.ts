@@ -11,7 +11,7 @@ import { createTicket, TICKET_TTL_SECONDS } from '../../core/events/tickets.ts';
 import { tokenBucketId } from '../../core/limits/table.ts';
 import { EVENT_ID_PATTERN, STREAM_LIMITS } from '../../core/events/live-stream.ts';
 import { bearerToken, tokenKey } from '../../oauth/bearer.ts';
-import { liveEvents } from '../live-subscription.ts';
+import { subscriptionEvents } from '../live-subscription.ts';
 import { wireId, wireInt } from '../../core/wire/numbers.ts';
 import { platformProcedure, router } from '../trpc.ts';
 
@@ -99,6 +99,8 @@ export const playbackRouter = router({
   // client sends `lastEventId` itself when it reconnects. Only a bearer header opens it: a token in the
   // URL (tRPC's connectionParams) would be written to access logs.
   events: platformProcedure('events:read')
+    // Counted here, not through meta.limits: the limits table names these buckets as counted by the
+    // Express route (GET /playback/events), and this is the second door to the same buckets.
     .use(async ({ ctx, next }) => {
       await ctx.countLimits?.(STREAM_LIMITS, 'playback.events');
       return next();
@@ -108,6 +110,6 @@ export const playbackRouter = router({
       const token = bearerToken(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined);
       if (!token) throw new ApiError('invalid_token', 'A bearer access token is required');
       if (!ctx.openStream) throw new ApiError('server_error', 'Live events are not served here', undefined, 503);
-      return liveEvents(ctx.openStream, { userId: ctx.actor.userId, tokenKey: tokenKey(token), after: input?.lastEventId ?? null, requestId: ctx.requestId }, signal);
+      return subscriptionEvents(ctx.openStream, { userId: ctx.actor.userId, tokenKey: tokenKey(token), after: input?.lastEventId ?? null, requestId: ctx.requestId }, signal);
     }),
 });
