@@ -306,16 +306,24 @@ describe('errors in the documents', () => {
     // A title named in the body that is not in the catalog.
     for (const route of ['POST /ratings', 'POST /favourites', 'POST /watch-history', 'POST /me/collection']) expect(codes(platformDoc, route)['404'], route).toEqual(['not_found']);
     // From the policy: a token (401), its scope (403), official apps only, a body (408, 413), parameters (431).
-    expect(statuses(platformDoc, 'GET /me')).toEqual(['200', '400', '401', '403', '429', '500']);
+    expect(statuses(platformDoc, 'GET /me')).toEqual(['200', '400', '401', '403', '429', '500', '503']);
     expect(codes(platformDoc, 'GET /me')['403']).toEqual(['insufficient_scope']);
     expect(codes(platformDoc, 'GET /me/connected-apps')['403']).toEqual(['insufficient_scope', 'first_party_only']);
-    expect(statuses(platformDoc, 'POST /lists')).toEqual(['200', '400', '401', '403', '408', '413', '429', '500']);
-    expect(statuses(platformDoc, 'GET /lists/{id}')).toEqual(['200', '400', '401', '403', '404', '429', '431', '500']);
-    expect(statuses(publicDoc, 'GET /catalog/search')).toEqual(['200', '400', '429', '431', '500']);
-    expect(statuses(publicDoc, 'GET /users/{username}')).toEqual(['200', '400', '404', '429', '431', '500']);
+    expect(statuses(platformDoc, 'POST /lists')).toEqual(['200', '400', '401', '403', '408', '413', '429', '500', '503']);
+    expect(statuses(platformDoc, 'GET /lists/{id}')).toEqual(['200', '400', '401', '403', '404', '429', '431', '500', '503']);
+    expect(statuses(publicDoc, 'GET /catalog/search')).toEqual(['200', '400', '429', '431', '500', '503']);
+    expect(statuses(publicDoc, 'GET /users/{username}')).toEqual(['200', '400', '404', '429', '431', '500', '503']);
     // The routes written by hand: the provider's codes; the stream's outage.
     expect(codes(platformDoc, 'POST /auth/device/token')['400']).toEqual(expect.arrayContaining(['authorization_pending', 'slow_down', 'expired', 'access_denied']));
     expect(codes(platformDoc, 'GET /playback/events')['503']).toEqual(['server_error']);
+    // While the service starts, its port answers every request 503 (the port is claimed before the slow work).
+    for (const doc of [platformDoc, publicDoc]) {
+      for (const [template, item] of Object.entries(doc.paths ?? {})) {
+        for (const [method, op] of Object.entries(item as Record<string, { responses?: Record<string, unknown> }>)) {
+          if (op.responses) expect(Object.keys(op.responses), `${method.toUpperCase()} ${template}`).toContain('503');
+        }
+      }
+    }
   });
 
   it('answer the catch-all sync route as they say: 403 without a sync write scope, 404 with one', async () => {

@@ -1,7 +1,7 @@
 // The error answers of every operation of both OpenAPI documents, decided here and nowhere else. An
 // operation lists what its request can run into, not a blanket list:
-// - the pipeline (src/rest/app.ts): 400 `invalid_request` (input, a malformed request) and 500
-//   `server_error` always; 429 `rate_limited` when a bucket counts it (`x-rate-limits`); 431 when it
+// - the pipeline (src/rest/app.ts): 400 `invalid_request` (input, a malformed request), 500
+//   `server_error` and 503 `server_error` (the service still starting, src/rest/starting.ts) always; 429 `rate_limited` when a bucket counts it (`x-rate-limits`); 431 when it
 //   takes parameters (Node refuses a request line and headers over 16 KiB, client-error.ts); 408
 //   `request_timeout` and 413 `payload_too_large` when it takes a body or is a write (body.ts);
 // - its policy: 401 `invalid_token` when it needs a token, 403 `insufficient_scope` when that token
@@ -70,7 +70,8 @@ function policyErrors(method: string, op: Json, official: boolean): ErrorAnswer[
   const params = (op.parameters ?? []) as Parameter[];
   const security = (op.security ?? []) as SecurityRequirement[];
   const bearer = security.filter((r) => OAUTH2 in r);
-  const answers: ErrorAnswer[] = ['invalid_request', 'server_error'];
+  // 503 while the service starts: the port is claimed first and answers every request so (starting.ts).
+  const answers: ErrorAnswer[] = ['invalid_request', 'server_error', { code: 'server_error', status: 503 }];
   if (params.length) answers.push({ code: 'invalid_request', status: 431 });
   if (op.requestBody || WRITES.has(method)) answers.push('request_timeout', 'payload_too_large');
   if (((op['x-rate-limits'] ?? []) as unknown[]).length) answers.push('rate_limited');

@@ -563,7 +563,11 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
 /** The example of `code` answered with `status` on `op` (platform body: the envelope with its extras). */
 function platformError(code: ErrorCode, status: number, op: Json): Json {
   if (status === 431) return error(code, 'The request line and headers are over the 16 KiB limit');
-  if (status === 503) return error(code, 'Live events are unavailable right now; retry shortly', { retry_after: 5 });
+  if (status === 503) {
+    return op.operationId === 'playback-events'
+      ? error(code, 'Live events are unavailable right now; retry shortly', { retry_after: 2 })
+      : error(code, 'The service is starting (applying migrations); retry shortly', { retry_after: 2 });
+  }
   switch (code) {
     case 'insufficient_scope': {
       const scope = ((op.security as SecurityRequirement[] | undefined) ?? []).map((r) => r[OAUTH2]?.[0]).find(Boolean) ?? 'profile:read';
