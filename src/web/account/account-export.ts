@@ -13,7 +13,8 @@ import { rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts'
 import { limitById } from '../../core/limits/table.ts';
 import type { Logger } from '../../core/log.ts';
 import { streamBody } from '../../rest/stream-body.ts';
-import { currentSession, loginNonce, validCsrf } from './account-session.ts';
+import { browserSession, validSessionCsrf } from '../../oauth/browser-session.ts';
+import { loginNonce } from './account-session.ts';
 import { accountSignInPage } from '../pages/account.ts';
 import { accountExportPage } from '../pages/account-export.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
@@ -28,16 +29,16 @@ export function accountExportRoutes(deps: Deps): Router {
   const wrap = (fn: (req: Request, res: Response) => Promise<void>) => (req: Request, res: Response, next: NextFunction) => fn(req, res).catch(next);
 
   r.get('/account/export', wrap(async (req, res) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account/export', signUp: deps.signUp }));
     send(res, 200, accountExportPage({ username: user.username, csrf: session.csrf }));
   }));
 
   r.post('/account/export', wrap(async (req, res) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
-    if (!session || !user || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
+    if (!session || !user || !validSessionCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/export">Sign in again</a>.</p>'));
     }
     const decision = await deps.limits.checkAlways([{ limit: limitById('export-page'), key: user.id }]);

@@ -1,17 +1,15 @@
 // The account pages' side of the browser's session. The session itself is the authorization server's
 // (oauth/browser-session.ts): signing in here signs the browser in for approving apps and devices too,
 // and signing out ends it for both. Forms carry a CSRF token derived from it; the sign-in and sign-up
-// forms, which have no session yet, a double-submitted nonce.
+// forms, which have no session yet, a double-submitted nonce. Reading and ending the session, and the
+// forms' CSRF check, are browser-session.ts's own functions.
 import { randomBytes, timingSafeEqual } from 'node:crypto';
 import type { Request, Response } from 'express';
-import { browserSession, signInBrowser, signOutBrowser, validSessionCsrf, type BrowserSession, type SessionDeps } from '../../oauth/browser-session.ts';
+import { signInBrowser, type SessionDeps } from '../../oauth/browser-session.ts';
 import { readCookie } from '../../oauth/cookies.ts';
 
 const LOGIN_COOKIE = 'mts_login';
 const PATH = '/account';
-
-export type AccountSession = BrowserSession;
-export type { SessionDeps };
 
 function setCookie(res: Response, name: string, value: string, maxAge: number, secure: boolean) {
   res.append('Set-Cookie', `${name}=${encodeURIComponent(value)}; Path=${PATH}; Max-Age=${maxAge}; HttpOnly; SameSite=Lax${secure ? '; Secure' : ''}`);
@@ -21,10 +19,6 @@ export async function startSession(deps: SessionDeps, req: Request, res: Respons
   await signInBrowser(deps, req, res, userId);
   setCookie(res, LOGIN_COOKIE, '', 0, deps.secure);
 }
-
-export const endSession = signOutBrowser;
-
-export const currentSession = browserSession;
 
 /** Sign-in forms use a double-submitted nonce (login CSRF): a cookie and the same value in the form. */
 export function loginNonce(res: Response, secure: boolean): string {
@@ -40,5 +34,3 @@ export function validLoginNonce(req: Request, given: unknown): boolean {
   const b = Buffer.from(given);
   return a.length === b.length && timingSafeEqual(a, b);
 }
-
-export const validCsrf = validSessionCsrf;

@@ -15,7 +15,8 @@ import { ApiError } from '../../core/errors.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
 import type { Logger } from '../../core/log.ts';
 import { refusedByFormLimit } from './form-limits.ts';
-import { currentSession, endSession, loginNonce, startSession, validCsrf, validLoginNonce } from './account-session.ts';
+import { browserSession, signOutBrowser, validSessionCsrf } from '../../oauth/browser-session.ts';
+import { loginNonce, startSession, validLoginNonce } from './account-session.ts';
 import { accountSignInPage, connectedAppsPage } from '../pages/account.ts';
 import { accountHubPage } from '../pages/account-hub.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
@@ -36,14 +37,14 @@ export function accountRoutes(deps: Deps): Router {
   const failures = new FailureLimits(deps.limits);
 
   const showApps = async (req: Request, res: Response, notice?: string) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), signUp: deps.signUp }));
     send(res, 200, connectedAppsPage({ username: user.username, apps: await listConnectedApps(em(), user.id), csrf: session.csrf, notice }));
   };
 
   r.get('/account', wrap(async (req, res) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     const user = session ? await findUserById(em(), session.userId) : null;
     if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account', signUp: deps.signUp }));
     send(res, 200, accountHubPage({ username: user.username, csrf: session.csrf, appRegistration: deps.appRegistration }));
@@ -67,9 +68,9 @@ export function accountRoutes(deps: Deps): Router {
   }));
 
   r.post('/account/connected-apps/:clientId/revoke', wrap(async (req, res) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
-    if (!session || !validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
+    if (!session || !validSessionCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
       return send(res, 403, page('Something went wrong', '<p>Your session has expired. Sign in again.</p>'));
     }
     try {
@@ -82,10 +83,10 @@ export function accountRoutes(deps: Deps): Router {
   }));
 
   r.post('/account/sign-out', wrap(async (req, res) => {
-    const session = await currentSession(deps, req, res);
+    const session = await browserSession(deps, req, res);
     if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
-    if (session && validCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
-      await endSession(deps, req, res);
+    if (session && validSessionCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {
+      await signOutBrowser(deps, req, res);
     }
     res.redirect(303, '/account');
   }));

@@ -13,7 +13,8 @@ import { SCOPES } from '../../core/apps/scopes.ts';
 import { ApiError } from '../../core/errors.ts';
 import type { RateLimits } from '../../core/limits/limiter.ts';
 import type { Logger } from '../../core/log.ts';
-import { currentSession, loginNonce, validCsrf, type AccountSession } from './account-session.ts';
+import { browserSession, validSessionCsrf, type BrowserSession } from '../../oauth/browser-session.ts';
+import { loginNonce } from './account-session.ts';
 import { refusedByFormLimit, type FormLimitId } from './form-limits.ts';
 import { accountSignInPage } from '../pages/account.ts';
 import { deleteAppPage, developerAppPage, developerAppsPage, EMPTY_FORM, newAppPage, type AppForm } from '../pages/developer-apps.ts';
@@ -46,23 +47,23 @@ export function developerAppRoutes(deps: Deps): Router {
   const em = () => deps.orm.em.fork();
 
   /** Pages: the signed-in user, or the sign-in form (coming back to the apps list). */
-  const view = (fn: (req: Request, res: Response, session: AccountSession, username: string) => Promise<void>) =>
+  const view = (fn: (req: Request, res: Response, session: BrowserSession, username: string) => Promise<void>) =>
     (req: Request, res: Response, next: NextFunction) =>
       (async () => {
-        const session = await currentSession(deps, req, res);
+        const session = await browserSession(deps, req, res);
         const user = session ? await findUserById(em(), session.userId) : null;
         if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account/apps', signUp: deps.signUp }));
         await fn(req, res, session, user.username);
       })().catch((err: unknown) => (isCode(err, 'not_found') ? send(res, 404, notFoundPage()) : next(err)));
 
   /** Actions: counted in their bucket (429 when full), then a session and its CSRF token, or 403; an app the user does not own is 404. */
-  const act = (limit: FormLimitId, fn: (req: Request, res: Response, session: AccountSession, body: Form) => Promise<void>) =>
+  const act = (limit: FormLimitId, fn: (req: Request, res: Response, session: BrowserSession, body: Form) => Promise<void>) =>
     (req: Request, res: Response, next: NextFunction) =>
       (async () => {
         const body = (req.body ?? {}) as Form;
-        const session = await currentSession(deps, req, res);
+        const session = await browserSession(deps, req, res);
         if (await refusedByFormLimit(deps, req, res, limit, session?.userId)) return;
-        if (!session || !validCsrf(session, body.csrf)) {
+        if (!session || !validSessionCsrf(session, body.csrf)) {
           return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/apps">Sign in again</a>.</p>'));
         }
         await fn(req, res, session, body);

@@ -20,7 +20,8 @@ import { runRows, userRun, userRuns } from '../../core/import/repository.ts';
 import { receiveFile } from '../../core/import/run.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
 import { limitById, type Bucket } from '../../core/limits/table.ts';
-import { currentSession, loginNonce, validCsrf, type AccountSession } from './account-session.ts';
+import { browserSession, validSessionCsrf, type BrowserSession } from '../../oauth/browser-session.ts';
+import { loginNonce } from './account-session.ts';
 import { accountSignInPage } from '../pages/account.ts';
 import { importPage, runNotFoundPage, runPage, runPath } from '../pages/imports.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
@@ -50,23 +51,23 @@ export function importRoutes(deps: Deps): Router {
   const failures = new FailureLimits(deps.limits);
 
   /** Pages: the signed-in user, or the sign-in form (coming back here). */
-  const view = (fn: (req: Request, res: Response, session: AccountSession) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
+  const view = (fn: (req: Request, res: Response, session: BrowserSession) => Promise<void>) => (req: Request, res: Response, next: NextFunction) =>
     (async () => {
-      const session = await currentSession(deps, req, res);
+      const session = await browserSession(deps, req, res);
       const user = session ? await findUserById(em(), session.userId) : null;
       if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: IMPORT_PATH, signUp: deps.signUp }));
       await fn(req, res, session);
     })().catch(next);
 
   /** The user's run named in the path, or undefined (not theirs, or no such run). */
-  const ownRun = async (req: Request, session: AccountSession | undefined) => {
+  const ownRun = async (req: Request, session: BrowserSession | undefined) => {
     const id = String(req.params.id);
     if (!session || !isRunId(id)) return undefined;
     const row = await userRun(em(), session.userId, id);
     return row && row.status !== 'receiving' ? row : undefined;
   };
 
-  const showForm = async (res: Response, session: AccountSession, status: number, refusal?: Refusal) => {
+  const showForm = async (res: Response, session: BrowserSession, status: number, refusal?: Refusal) => {
     const runs = (await userRuns(em(), session.userId, RECENT_RUNS)).map(presentRun);
     send(res, status, importPage({ csrf: session.csrf, runs, maxBytes: deps.maxBytes, source: refusal?.source, error: refusal?.message }));
   };
@@ -75,7 +76,7 @@ export function importRoutes(deps: Deps): Router {
 
   r.post(IMPORT_PATH, (req, res, next) => {
     (async () => {
-      const session = await currentSession(deps, req, res);
+      const session = await browserSession(deps, req, res);
       if (!session) return refuseAndClose(req, res, 403, page('Something went wrong', `<p>Your session has expired. <a href="${IMPORT_PATH}">Sign in again</a>.</p>`));
       const declared = Number(req.headers['content-length']);
       if (Number.isFinite(declared) && declared > deps.maxBytes + FORM_OVERHEAD) {
@@ -93,14 +94,14 @@ export function importRoutes(deps: Deps): Router {
     })().catch(next);
   });
 
-  const refuseWithForm = async (req: Request, res: Response, session: AccountSession, refusal: Refusal) => {
+  const refuseWithForm = async (req: Request, res: Response, session: BrowserSession, refusal: Refusal) => {
     res.setHeader('Connection', 'close');
     res.once('finish', () => setImmediate(() => req.socket.destroy()));
     await showForm(res, session, refusal.status, refusal);
   };
 
   /** Reads the form to its end, storing the file as a new run; the run, or why not. */
-  const receive = (req: Request, session: AccountSession, bucket: Bucket): Promise<{ runId: string } | Refusal> =>
+  const receive = (req: Request, session: BrowserSession, bucket: Bucket): Promise<{ runId: string } | Refusal> =>
     new Promise((resolve, reject) => {
       let form: busboy.Busboy;
       try {
@@ -115,7 +116,7 @@ export function importRoutes(deps: Deps): Router {
       form.on('file', (name, stream, info) => {
         if (stored || name !== 'file') return void stream.resume();
         const source = fields.source;
-        if (!validCsrf(session, fields.csrf)) {
+        if (!validSessionCsrf(session, fields.csrf)) {
           stored = Promise.resolve({ status: 403, message: 'The form has expired. Load the page again and retry.' });
           return void stream.resume();
         }
@@ -153,7 +154,7 @@ export function importRoutes(deps: Deps): Router {
   // The run's progress as JSON, for scripts and pages that poll.
   r.get(`${IMPORT_PATH}/:id/status`, (req, res, next) => {
     (async () => {
-      const row = await ownRun(req, await currentSession(deps, req, res));
+      const row = await ownRun(req, await browserSession(deps, req, res));
       if (!row) throw new ApiError('not_found', 'There is no such import among yours');
       res.set('Cache-Control', 'no-store').json(presentRun(row));
     })().catch(next);
@@ -162,7 +163,7 @@ export function importRoutes(deps: Deps): Router {
   // The unmatched rows as CSV, streamed a page at a time.
   r.get(`${IMPORT_PATH}/:id/unmatched.csv`, (req, res, next) => {
     (async () => {
-      const row = await ownRun(req, await currentSession(deps, req, res));
+      const row = await ownRun(req, await browserSession(deps, req, res));
       if (!row) return send(res, 404, runNotFoundPage());
       res.status(200).set({
         'Content-Type': 'text/csv; charset=utf-8',
