@@ -24,6 +24,7 @@ import { Migration20261127225434_DemoImportSteps } from './Migration202611272254
 import { Migration20261127230000_AvatarUrlCanonical } from './Migration20261127230000_AvatarUrlCanonical.ts';
 import { Migration20261128090000_StreamTicketTokenKey } from './Migration20261128090000_StreamTicketTokenKey.ts';
 import { Migration20261128100000_OneBrowserSession } from './Migration20261128100000_OneBrowserSession.ts';
+import { Migration20261128121507_UserFigures } from './Migration20261128121507_UserFigures.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -51,4 +52,5 @@ export const migrationsList = [
   { name: 'Migration20261127230000_AvatarUrlCanonical', class: Migration20261127230000_AvatarUrlCanonical },
   { name: 'Migration20261128090000_StreamTicketTokenKey', class: Migration20261128090000_StreamTicketTokenKey },
   { name: 'Migration20261128100000_OneBrowserSession', class: Migration20261128100000_OneBrowserSession },
+  { name: 'Migration20261128121507_UserFigures', class: Migration20261128121507_UserFigures },
 ];

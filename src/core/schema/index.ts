@@ -9,6 +9,7 @@ import { DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrend
 import { ChangeLog } from './changes.ts';
 import { CollectionItem } from './collection.ts';
 import { CommunityDailyStats } from './community.ts';
+import { UserDayFigures, UserFigures, UserLibraryCount, UserMonthGenre, UserStreakRun, UserTitleFigures } from './figures.ts';
 import { PushDevice } from './devices.ts';
 import { StreamEvent, StreamTicket } from './events.ts';
 import { ImportChunk, ImportRow, ImportRun } from './import.ts';
@@ -27,7 +28,7 @@ export const entities = [
   CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, ImportChunk, ImportRow, ImportRun, JobRun, UserRating, UserTitleState, WatchHistory,
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
-  UserTrophy,
+  UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */
