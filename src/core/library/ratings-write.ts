@@ -3,6 +3,7 @@
 // `series` for a show), one season, or one episode.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChange } from '../changes/record.ts';
+import { applyRatingFigures } from '../figures/ratings.ts';
 import { libraryItems } from './library-items.ts';
 import { deleteRating, lockTitleStates, upsertRating } from './title-state-repository.ts';
 import { recordTitleState } from './title-state-write.ts';
@@ -24,6 +25,7 @@ export async function setRating(tx: EntityManager, userId: string, target: Ratin
   if (row.changed) {
     const [item] = await libraryItems(tx, userId, 'ratings', { ids: [String(row.id)] });
     await recordChange(tx, userId, { resource: 'ratings', resourceId: row.id, op: 'upsert', data: item! });
+    await applyRatingFigures(tx, userId, [{ category: row.category, scope: target.scope, removedAt: row.inserted ? null : row.prev_rated_at, addedAt: row.rated_at }]);
     if (isTitleLevel(target.scope)) await recordTitleState(tx, userId, { id: target.titleId, type: row.type, movieDbId: row.movie_db_id }, { ratings: false });
   }
   return { status: !row.changed ? 'skipped' : row.inserted ? 'inserted' : 'updated', id: String(row.id) };
@@ -35,6 +37,7 @@ export async function removeRating(tx: EntityManager, userId: string, target: Ra
   const row = await deleteRating(tx, userId, target);
   if (!row) return null;
   await recordChange(tx, userId, { resource: 'ratings', resourceId: row.id, op: 'delete', data: null });
+  await applyRatingFigures(tx, userId, [{ category: row.category, scope: target.scope, removedAt: row.rated_at, addedAt: null }]);
   if (isTitleLevel(target.scope)) await recordTitleState(tx, userId, { id: target.titleId, type: row.type, movieDbId: row.movie_db_id }, { ratings: false });
   return String(row.id);
 }

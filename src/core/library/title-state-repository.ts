@@ -27,7 +27,7 @@ export function upsertRating(tx: EntityManager, userId: string, target: RatingKe
     .with('prev', (k) =>
       k
         .selectFrom('user_rating')
-        .select(['id', 'rating'])
+        .select(['id', 'rating', 'rated_at'])
         .where('user_id', '=', userId)
         .where('title_id', '=', target.titleId)
         .where('scope', '=', target.scope)
@@ -60,23 +60,23 @@ export function upsertRating(tx: EntityManager, userId: string, target: RatingKe
           })),
         )
         // raw: the system column xmax (0: the row was inserted, not updated on conflict) is no entity column.
-        .returning((eb) => ['id', sql<boolean>`xmax = 0`.as('inserted'), eb.lit(true).$castTo<boolean>().as('changed')]),
+        .returning((eb) => ['id', 'rated_at', sql<boolean>`xmax = 0`.as('inserted'), eb.lit(true).$castTo<boolean>().as('changed')]),
     )
     .selectFrom((eb) =>
       eb
         .selectFrom('up')
-        .select(['up.id', 'up.inserted', 'up.changed'])
+        .select(['up.id', 'up.rated_at', 'up.inserted', 'up.changed'])
         .unionAll(
           eb
             .selectFrom('user_rating as r')
-            .select((eb) => ['r.id', eb.lit(false).$castTo<boolean>().as('inserted'), eb.lit(false).$castTo<boolean>().as('changed')])
+            .select((eb) => ['r.id', 'r.rated_at', eb.lit(false).$castTo<boolean>().as('inserted'), eb.lit(false).$castTo<boolean>().as('changed')])
             .where('r.id', '=', eb.selectFrom('prev').select('prev.id'))
             .where((eb) => eb.not(eb.exists(eb.selectFrom('up').select('up.id')))),
         )
         .as('u'),
     )
     .innerJoin('title as t', (join) => join.on('t.id', '=', target.titleId))
-    .select(['u.id', 'u.inserted', 'u.changed', 't.movie_db_id', 't.type'])
+    .select((eb) => ['u.id', 'u.rated_at', eb.selectFrom('prev').select('prev.rated_at').as('prev_rated_at'), 'u.inserted', 'u.changed', 't.movie_db_id', 't.type', 't.category'])
     .executeTakeFirst();
 }
 
@@ -91,11 +91,11 @@ export function deleteRating(tx: EntityManager, userId: string, target: RatingKe
         .where('scope', '=', target.scope)
         .where('season_number', 'is not distinct from', target.season)
         .where('episode_number', 'is not distinct from', target.episode)
-        .returning(['id', 'title_id']),
+        .returning(['id', 'title_id', 'rated_at']),
     )
     .selectFrom('del')
     .innerJoin('title as t', 't.id', 'del.title_id')
-    .select(['del.id', 't.type', 't.movie_db_id'])
+    .select(['del.id', 'del.rated_at', 't.type', 't.movie_db_id', 't.category'])
     .executeTakeFirst();
 }
 
