@@ -27,3 +27,9 @@ export async function applyLibraryCounts(tx: EntityManager, userId: string, delt
     .execute();
   await k.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0).execute();
 }
+
+/** Recomputes the user's list counts from the rows (placeholder until the full rebuild lands). */
+export async function rebuildLibraryCounts(tx: EntityManager, userId: string): Promise<void> {
+  void tx;
+  void userId;
+}

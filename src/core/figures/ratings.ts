@@ -2,6 +2,9 @@
 // (this month's reviews, the weekly challenges and XP) and the ratings list's counts.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tables } from '../schema/index.ts';
+import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
+import { applyLibraryCounts, type LibraryCountDelta } from './library-counts.ts';
+import { addUserFigures } from './totals.ts';
 
 /**
  * One rating's change: `removedAt` the rated_at of the rating as it was (null when it is new), `addedAt`
@@ -11,13 +14,26 @@ import type { Tables } from '../schema/index.ts';
 export type RatingChange = {
   category: Tables['title']['category'];
   scope: Tables['user_rating']['scope'];
-  removedAt: Date | null;
-  addedAt: Date | null;
+  removedAt: Date | string | null;
+  addedAt: Date | string | null;
 };
+
+const NO_WATCHES = { watches: 0, movies: 0, episodes: 0, minutes: 0 };
 
 /** Applies the changes to the user's figures, in the caller's transaction. */
 export async function applyRatingFigures(tx: EntityManager, userId: string, changes: readonly RatingChange[]): Promise<void> {
-  void tx;
-  void userId;
-  void changes;
+  const days: DayDelta[] = [];
+  const counts: LibraryCountDelta[] = [];
+  let held = 0;
+  for (const c of changes) {
+    if (c.removedAt !== null) days.push({ day: utcDayOf(c.removedAt), ...NO_WATCHES, ratings: -1 });
+    if (c.addedAt !== null) days.push({ day: utcDayOf(c.addedAt), ...NO_WATCHES, ratings: 1 });
+    const delta = (c.addedAt === null ? 0 : 1) - (c.removedAt === null ? 0 : 1);
+    if (delta === 0) continue;
+    held += delta;
+    counts.push({ list: 'ratings', category: c.category, scope: c.scope, status: '', delta });
+  }
+  await applyDayDeltas(tx, userId, days);
+  await addUserFigures(tx, userId, { ratings: held });
+  await applyLibraryCounts(tx, userId, counts);
 }

@@ -11,14 +11,13 @@ import { offline } from '../db/compile.ts';
 
 // Over watches `w` with their episode `e` (left-joined) and title `t`.
 const wet = expressionBuilder<{ w: Tables['watch_history']; e: Tables['episode']; t: Tables['title'] }, 'w' | 'e' | 't'>();
+/** An entry's minutes: as logged, else its episode's, else its title's (0 when none is known). */
+export const entryMinutes = wet.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', wet.lit(0));
 /**
- * Minutes watched over the rows (int8 text; 0 for none): each watch's runtime as logged, else its
- * episode's, else its title's. The one rule for every total of watched time (profile, stats, trophies).
+ * Minutes watched over the rows (int8 text; 0 for none), each entry's as entryMinutes counts it: the one
+ * rule for every total of watched time (profile, stats, trophies, the kept figures).
  */
-export const minutesWatched = wet.cast<string>(
-  wet.fn.coalesce(wet.fn.sum(wet.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', wet.lit(0))), wet.lit(0)),
-  'bigint',
-);
+export const minutesWatched = wet.cast<string>(wet.fn.coalesce(wet.fn.sum(entryMinutes), wet.lit(0)), 'bigint');
 
 // ---- entries as read
 
@@ -265,12 +264,20 @@ export type LoggedWatch = Awaited<ReturnType<ReturnType<typeof insertWatchesQuer
 
 // ---- editing entries
 
+/** What the kept figures need of an entry (its title, episode, time and logged runtime). */
+const entryFacts = ['title_id', 'episode_id', 'watched_at', 'runtime_minutes'] as const;
+
+/** The user's entry as it is, before an edit (the history lock keeps it so until the edit). */
+export function entryById(tx: EntityManager, userId: string, id: number) {
+  return db(tx).selectFrom('watch_history').select(['id', ...entryFacts]).where('id', '=', String(id)).where('user_id', '=', userId).executeTakeFirst();
+}
+
 export function setWatchedAt(tx: EntityManager, userId: string, id: number, watchedAt: Date) {
-  return db(tx).updateTable('watch_history').set({ watched_at: watchedAt }).where('id', '=', String(id)).where('user_id', '=', userId).returning('id').executeTakeFirst();
+  return db(tx).updateTable('watch_history').set({ watched_at: watchedAt }).where('id', '=', String(id)).where('user_id', '=', userId).returning(['id', ...entryFacts]).executeTakeFirst();
 }
 
 export function deleteEntry(tx: EntityManager, userId: string, id: number) {
-  return db(tx).deleteFrom('watch_history').where('id', '=', String(id)).where('user_id', '=', userId).returning('id').executeTakeFirst();
+  return db(tx).deleteFrom('watch_history').where('id', '=', String(id)).where('user_id', '=', userId).returning(['id', ...entryFacts]).executeTakeFirst();
 }
 
 // ---- what logging and the show-status rules read

@@ -7,6 +7,7 @@
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
+import { applyWatchFigures } from '../figures/watches.ts';
 import { entryFields } from './history-items.ts';
 import { insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';
@@ -105,6 +106,11 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
       const row = byContent.get(`${itemKey(w.titleId, w.episodeId)}@${w.watchedAt.getTime()}`)!;
       results[idx] = { status: 'inserted', id: String(row.id) };
     }
+    await applyWatchFigures(
+      tx,
+      userId,
+      toInsert.map((idx) => ({ ...watches[idx]!, sign: 1 as const })),
+    );
     if (opts.statusRules !== false) await applyWatchTransitions(tx, userId, latestWatchPerTitle(inserted.filter((r) => r.status_rules)));
   }
   for (const [idx, first] of sameAs) results[idx] = { status: 'skipped', id: results[first]!.id };

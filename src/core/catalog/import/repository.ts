@@ -8,6 +8,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type ExpressionBuilder, type OnConflictTables, type OnConflictUpdateDatabase } from 'kysely';
 import { db } from '../../db/query-builder.ts';
+import { refreshCompletionWindows } from '../../figures/titles-repository.ts';
 import type { Tables } from '../../schema/index.ts';
 import { recordset } from '../../db/recordset.ts';
 import type { EpisodeRow, PatchRow, SeasonRow, TitleRow } from './normalize.ts';
@@ -178,6 +179,8 @@ export async function upsertEpisodes(tx: EntityManager, rows: Array<EpisodeRow &
       })),
     )
     .execute();
+  // New episodes and moved air dates change when a show counts as completed for those who watch it.
+  await refreshCompletionWindows(tx, [...new Set(rows.map((r) => String(r.title_id)))]);
 }
 
 /**

@@ -1,0 +1,113 @@
+// The per-day figures and what follows from them: each UTC day's entries and ratings (user_day_figures),
+// the weekly challenges and XP of every ISO week (kept as totals in user_figures), and the runs of
+// consecutive days with an entry (user_streak_run). A change reads only the days of the weeks it touches
+// and the runs next to the days it turns on or off, never the whole history.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { totals } from '../profile/challenges.ts';
+import { dayRows, deleteDays, deleteRuns, insertRuns, runsAround, activeDaysBetween, upsertDays, type DayRow } from './days-repository.ts';
+import { lockUserFigures } from './lock.ts';
+import { addUserFigures } from './totals.ts';
+
+const DAY_MS = 86_400_000;
+
+/** A day's figures, or what a change adds to them (negative to take away). */
+export type DayFigures = { watches: number; movies: number; episodes: number; minutes: number; ratings: number };
+export type DayDelta = DayFigures & { day: string };
+
+const ZERO: DayFigures = { watches: 0, movies: 0, episodes: 0, minutes: 0, ratings: 0 };
+const FIELDS = Object.keys(ZERO) as (keyof DayFigures)[];
+
+export const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+export const dayOf = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+/** The UTC day of a time. */
+export const utcDayOf = (at: Date | string) => dayOf(new Date(at).getTime());
+/** The Monday of a day's ISO week. */
+export const weekOf = (day: string) => {
+  const ms = dayMs(day);
+  return dayOf(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
+};
+const weekDays = (monday: string) => Array.from({ length: 7 }, (_, i) => dayOf(dayMs(monday) + i * DAY_MS));
+
+/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days. */
+export function weekScore(days: readonly DayFigures[]): { challenges: number; xp: number } {
+  const week = { movies: 0, episodes: 0, ratings: 0, activeDays: 0 };
+  for (const d of days) {
+    week.movies += d.movies;
+    week.episodes += d.episodes;
+    week.ratings += d.ratings;
+    if (d.watches > 0) week.activeDays++;
+  }
+  const t = totals([week]);
+  return { challenges: t.challengesCompleted, xp: t.xpScore };
+}
+
+/** Adds the deltas to the user's days, and moves the weekly totals and the streak runs with them. */
+export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[]): Promise<void> {
+  const touched = new Map<string, DayFigures>();
+  for (const d of deltas) {
+    const sum = touched.get(d.day) ?? { ...ZERO };
+    for (const f of FIELDS) sum[f] += d[f];
+    touched.set(d.day, sum);
+  }
+  for (const [day, d] of touched) if (FIELDS.every((f) => d[f] === 0)) touched.delete(day);
+  if (touched.size === 0) return;
+  await lockUserFigures(tx, userId);
+
+  const weeks = [...new Set([...touched.keys()].map(weekOf))];
+  const before = new Map<string, DayFigures>((await dayRows(tx, userId, weeks.flatMap(weekDays))).map((r: DayRow) => [r.day, r]));
+  const after = new Map(before);
+  const flipped: string[] = [];
+  for (const [day, d] of touched) {
+    const old = before.get(day) ?? ZERO;
+    const now = Object.fromEntries(FIELDS.map((f) => [f, old[f] + d[f]])) as DayFigures;
+    if (FIELDS.some((f) => now[f] < 0)) throw new Error(`figures of ${day} would fall below zero`);
+    after.set(day, now);
+    if (old.watches > 0 !== now.watches > 0) flipped.push(day);
+  }
+
+  let challenges = 0;
+  let xp = 0;
+  for (const monday of weeks) {
+    const days = weekDays(monday);
+    const was = weekScore(days.map((d) => before.get(d) ?? ZERO));
+    const is = weekScore(days.map((d) => after.get(d) ?? ZERO));
+    challenges += is.challenges - was.challenges;
+    xp += is.xp - was.xp;
+  }
+
+  const kept = [...touched.keys()].map((day) => ({ day, ...after.get(day)! }));
+  await upsertDays(tx, userId, kept.filter((d) => FIELDS.some((f) => d[f] !== 0)));
+  await deleteDays(tx, userId, kept.filter((d) => FIELDS.every((f) => d[f] === 0)).map((d) => d.day));
+  if (challenges !== 0 || xp !== 0) await addUserFigures(tx, userId, { challenges, xp });
+  if (flipped.length > 0) await rebuildRunsAround(tx, userId, flipped);
+}
+
+/**
+ * Recomputes the runs that the days turned on or off can change: those touching [first - 1, last + 1],
+ * from the days with an entry over the span they cover. A run that grows or splits is replaced whole.
+ */
+async function rebuildRunsAround(tx: EntityManager, userId: string, days: string[]): Promise<void> {
+  const sorted = days.sort();
+  let from = dayOf(dayMs(sorted[0]!) - DAY_MS);
+  let to = dayOf(dayMs(sorted.at(-1)!) + DAY_MS);
+  const runs = await runsAround(tx, userId, from, to);
+  for (const r of runs) {
+    if (r.first_day < from) from = r.first_day;
+    if (r.last_day > to) to = r.last_day;
+  }
+  await deleteRuns(tx, userId, runs.map((r) => r.first_day));
+  await insertRuns(tx, userId, islands(await activeDaysBetween(tx, userId, from, to)));
+}
+
+/** Runs of consecutive days in sorted days ('YYYY-MM-DD'). */
+export function islands(days: readonly string[]): { firstDay: string; lastDay: string; days: number }[] {
+  const out: { firstDay: string; lastDay: string; days: number }[] = [];
+  for (const day of days) {
+    const last = out.at(-1);
+    if (last && dayMs(day) - dayMs(last.lastDay) === DAY_MS) {
+      last.lastDay = day;
+      last.days++;
+    } else out.push({ firstDay: day, lastDay: day, days: 1 });
+  }
+  return out;
+}

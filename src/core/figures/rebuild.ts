@@ -1,0 +1,36 @@
+// Recomputing a user's kept figures from their rows (`admin stats:rebuild`, the migration that added
+// them, and the test that every kept figure equals the rows'): the figures are dropped and filled again
+// in one transaction, under the figures lock, so a write meanwhile waits and then applies on top.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { transaction } from '../db/transaction.ts';
+import { islands, weekOf, weekScore, type DayFigures } from './days.ts';
+import { daysBetween, insertRuns } from './days-repository.ts';
+import { rebuildLibraryCounts } from './library-counts.ts';
+import { lockUserFigures } from './lock.ts';
+import { dropFigures, fillDayFigures, fillMonthGenres, fillTitleFigures, ratingsHeld, titleTotals } from './rebuild-repository.ts';
+import { refreshCompletionWindows } from './titles-repository.ts';
+import { addUserFigures } from './totals.ts';
+
+export function rebuildUserFigures(em: EntityManager, userId: string): Promise<void> {
+  return transaction(em, async (tx) => {
+    await lockUserFigures(tx, userId);
+    await dropFigures(tx, userId);
+    const titles = await fillTitleFigures(tx, userId);
+    await refreshCompletionWindows(tx, titles, userId);
+    await fillDayFigures(tx, userId);
+    await fillMonthGenres(tx, userId);
+    const days = await daysBetween(tx, userId, '-infinity', 'infinity');
+    await insertRuns(tx, userId, islands(days.filter((d) => d.watches > 0).map((d) => d.day)));
+    const weeks = new Map<string, DayFigures[]>();
+    for (const d of days) weeks.set(weekOf(d.day), [...(weeks.get(weekOf(d.day)) ?? []), d]);
+    let challenges = 0;
+    let xp = 0;
+    for (const w of weeks.values()) {
+      const s = weekScore(w);
+      challenges += s.challenges;
+      xp += s.xp;
+    }
+    await addUserFigures(tx, userId, { ...(await titleTotals(tx, userId)), ratings: await ratingsHeld(tx, userId), challenges, xp });
+    await rebuildLibraryCounts(tx, userId);
+  });
+}

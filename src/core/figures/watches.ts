@@ -1,0 +1,34 @@
+// What a change of history entries moves in the kept figures: the days (entries, movie and episode
+// entries, minutes), this month's genres, the titles touched and the totals. The one entry for every
+// writer of watch_history (logging, edits, deletes), called in the writer's transaction after the rows
+// are written, with the rows added (+1) and removed (-1); an edit of the time is one of each.
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
+import { lockUserFigures } from './lock.ts';
+import { addMonthGenres, watchFacts } from './watches-repository.ts';
+import { refreshTitleFigures } from './titles.ts';
+
+export type WatchRowChange = { titleId: string; episodeId: string | null; watchedAt: Date | string; runtimeMinutes: number | null; sign: 1 | -1 };
+
+export async function applyWatchFigures(tx: EntityManager, userId: string, changes: readonly WatchRowChange[]): Promise<void> {
+  if (changes.length === 0) return;
+  await lockUserFigures(tx, userId);
+  const facts = await watchFacts(tx, changes);
+  const days: DayDelta[] = [];
+  const genres = new Map<string, { month: string; genre: string; watches: number }>();
+  for (const f of facts) {
+    const c = changes[f.idx]!;
+    const day = utcDayOf(c.watchedAt);
+    days.push({ day, watches: c.sign, movies: f.type === 'movie' ? c.sign : 0, episodes: f.type === 'show' ? c.sign : 0, minutes: c.sign * f.minutes, ratings: 0 });
+    const month = `${day.slice(0, 7)}-01`;
+    for (const genre of f.genres) {
+      const key = `${month}/${genre}`;
+      const g = genres.get(key) ?? { month, genre, watches: 0 };
+      g.watches += c.sign;
+      genres.set(key, g);
+    }
+  }
+  await applyDayDeltas(tx, userId, days);
+  await addMonthGenres(tx, userId, [...genres.values()].filter((g) => g.watches !== 0));
+  await refreshTitleFigures(tx, userId, [...new Set(changes.map((c) => c.titleId))]);
+}
