@@ -8,7 +8,7 @@ export class Migration20261128121507_UserFigures extends Migration {
   override up(): void | Promise<void> {
     this.addSql(`create table "user_day_figures" ("user_id" uuid not null, "day" date not null, "watches" int not null, "movies" int not null, "episodes" int not null, "minutes" int not null, "ratings" int not null, primary key ("user_id", "day"));`);
 
-    this.addSql(`create table "user_figures" ("user_id" uuid not null, "watches" int not null default 0, "minutes" int not null default 0, "movies" int not null default 0, "shows" int not null default 0, "episodes" int not null default 0, "anime_titles" int not null default 0, "ratings" int not null default 0, "challenges" int not null default 0, "xp" int not null default 0, primary key ("user_id"));`);
+    this.addSql(`create table "user_figures" ("user_id" uuid not null, "watches" int not null default 0, "minutes" int not null default 0, "movies" int not null default 0, "shows" int not null default 0, "episodes" int not null default 0, "anime_titles" int not null default 0, "ratings" int not null default 0, "challenges" int not null default 0, "xp" int not null default 0, "watch_challenges" int not null default 0, "watch_xp" int not null default 0, "rating_challenges" int not null default 0, "rating_xp" int not null default 0, primary key ("user_id"));`);
 
     this.addSql(`create table "user_library_count" ("user_id" uuid not null, "list" text not null, "category" text not null, "scope" text not null, "status" text not null, "n" int not null, primary key ("user_id", "list", "category", "scope", "status"));`);
 
@@ -19,6 +19,8 @@ export class Migration20261128121507_UserFigures extends Migration {
 
     this.addSql(`create table "user_title_figures" ("user_id" uuid not null, "title_id" bigint not null, "watches" int not null, "minutes" int not null, "episodes" int not null, "completed_from" date null, "completed_until" date null, primary key ("user_id", "title_id"));`);
     this.addSql(`create index "user_title_figures_completed" on "user_title_figures" ("user_id", "completed_from") where completed_from is not null;`);
+
+    this.addSql(`create index "user_rating_user_rated" on "user_rating" ("user_id", "rated_at");`);
 
     this.addSql(`alter table "user_day_figures" add constraint "user_day_figures_user_id_fkey" foreign key ("user_id") references "app_user" ("id") on update no action on delete cascade;`);
 
@@ -38,6 +40,7 @@ export class Migration20261128121507_UserFigures extends Migration {
   }
 
   override down(): void | Promise<void> {
+    this.addSql(`drop index if exists "user_rating_user_rated";`);
     for (const t of ['user_day_figures', 'user_figures', 'user_library_count', 'user_month_genre', 'user_streak_run', 'user_title_figures']) this.addSql(`drop table if exists "${t}" cascade;`);
   }
 }

@@ -4,7 +4,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { itemColumns } from '../catalog/repository.ts';
 import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
-import { minutesWatched } from '../library/history-repository.ts';
 
 // ---- overview
 
@@ -88,28 +87,15 @@ export function publicUser(em: EntityManager, username: string) {
     .executeTakeFirst();
 }
 
-/**
- * The user's totals: distinct movies, shows and episodes watched, watches, minutes watched (each watch's
- * runtime: as logged, else the episode's, else the title's, as the community statistics count it;
- * int8, as text), ratings, favourites and public lists.
- */
-export function profileStats(em: EntityManager, userId: string) {
+/** The user's favourites (from the favourites list's kept counts) and public lists. */
+export function profileCounts(em: EntityManager, userId: string) {
   return db(em)
-    .selectFrom('watch_history as w')
-    .innerJoin('title as t', 't.id', 'w.title_id')
-    .leftJoin('episode as e', 'e.id', 'w.episode_id')
-    .select((eb) => [
-      eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
-      eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere('t.type', '=', 'show'), 'integer').as('shows'),
-      eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
-      eb.cast<number>(eb.fn.count('w.id'), 'integer').as('watches'),
-      minutesWatched.as('minutes'),
-      eb.selectFrom('user_rating').select((s) => s.cast<number>(s.fn.countAll(), 'integer').as('n')).where('user_id', '=', userId).as('ratings'),
+    .selectNoFrom((eb) => [
       eb
-        .selectFrom('user_title_state')
-        .select((s) => s.cast<number>(s.fn.countAll(), 'integer').as('n'))
+        .selectFrom('user_library_count')
+        .select((s) => s.cast<number>(s.fn.sum('n'), 'integer').as('n'))
         .where('user_id', '=', userId)
-        .where('is_favourite', '=', true)
+        .where('list', '=', 'favourites')
         .as('favourites'),
       eb
         .selectFrom('list')
@@ -118,7 +104,6 @@ export function profileStats(em: EntityManager, userId: string) {
         .where('is_public', '=', true)
         .as('public_lists'),
     ])
-    .where('w.user_id', '=', userId)
     .executeTakeFirstOrThrow();
 }
 

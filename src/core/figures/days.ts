@@ -28,8 +28,11 @@ export const weekOf = (day: string) => {
 };
 const weekDays = (monday: string) => Array.from({ length: 7 }, (_, i) => dayOf(dayMs(monday) + i * DAY_MS));
 
-/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days. */
-export function weekScore(days: readonly DayFigures[]): { challenges: number; xp: number } {
+/** What a week adds to the totals of user_figures: challenges and XP, counting everything, only entries, only ratings. */
+export type WeekScore = { challenges: number; xp: number; watch_challenges: number; watch_xp: number; rating_challenges: number; rating_xp: number };
+
+/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days, in each view. */
+export function weekScore(days: readonly DayFigures[]): WeekScore {
   const week = { movies: 0, episodes: 0, ratings: 0, activeDays: 0 };
   for (const d of days) {
     week.movies += d.movies;
@@ -37,9 +40,28 @@ export function weekScore(days: readonly DayFigures[]): { challenges: number; xp
     week.ratings += d.ratings;
     if (d.watches > 0) week.activeDays++;
   }
-  const t = totals([week]);
-  return { challenges: t.challengesCompleted, xp: t.xpScore };
+  const all = totals([week]);
+  const watches = totals([{ ...week, ratings: 0 }]);
+  const ratings = totals([{ movies: 0, episodes: 0, activeDays: 0, ratings: week.ratings }]);
+  return {
+    challenges: all.challengesCompleted,
+    xp: all.xpScore,
+    watch_challenges: watches.challengesCompleted,
+    watch_xp: watches.xpScore,
+    rating_challenges: ratings.challengesCompleted,
+    rating_xp: ratings.xpScore,
+  };
 }
+
+const SCORE_FIELDS = ['challenges', 'xp', 'watch_challenges', 'watch_xp', 'rating_challenges', 'rating_xp'] as const satisfies readonly (keyof WeekScore)[];
+
+/** The sum of week scores (`sign` -1 to take them away). */
+export function addScores(into: WeekScore, s: WeekScore, sign = 1): WeekScore {
+  for (const f of SCORE_FIELDS) into[f] += sign * s[f];
+  return into;
+}
+
+export const noScore = (): WeekScore => ({ challenges: 0, xp: 0, watch_challenges: 0, watch_xp: 0, rating_challenges: 0, rating_xp: 0 });
 
 /** Adds the deltas to the user's days, and moves the weekly totals and the streak runs with them. */
 export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[]): Promise<void> {
@@ -65,20 +87,17 @@ export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: 
     if (old.watches > 0 !== now.watches > 0) flipped.push(day);
   }
 
-  let challenges = 0;
-  let xp = 0;
+  const score = noScore();
   for (const monday of weeks) {
     const days = weekDays(monday);
-    const was = weekScore(days.map((d) => before.get(d) ?? ZERO));
-    const is = weekScore(days.map((d) => after.get(d) ?? ZERO));
-    challenges += is.challenges - was.challenges;
-    xp += is.xp - was.xp;
+    addScores(score, weekScore(days.map((d) => before.get(d) ?? ZERO)), -1);
+    addScores(score, weekScore(days.map((d) => after.get(d) ?? ZERO)));
   }
 
   const kept = [...touched.keys()].map((day) => ({ day, ...after.get(day)! }));
   await upsertDays(tx, userId, kept.filter((d) => FIELDS.some((f) => d[f] !== 0)));
   await deleteDays(tx, userId, kept.filter((d) => FIELDS.every((f) => d[f] === 0)).map((d) => d.day));
-  if (challenges !== 0 || xp !== 0) await addUserFigures(tx, userId, { challenges, xp });
+  await addUserFigures(tx, userId, score);
   if (flipped.length > 0) await rebuildRunsAround(tx, userId, flipped);
 }
 

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
 import { entryMinutes } from '../library/history-repository.ts';
+import { userFigures } from './totals.ts';
 
 const FIGURE_TABLES = ['user_figures', 'user_title_figures', 'user_day_figures', 'user_month_genre', 'user_streak_run'] as const;
 
@@ -125,7 +126,8 @@ export async function ratingsHeld(em: EntityManager, userId: string): Promise<nu
 export async function figureRows(em: EntityManager, userId: string) {
   const k = db(em);
   return {
-    totals: await k.selectFrom('user_figures').selectAll().where('user_id', '=', userId).execute(),
+    // A user whose figures all went back to 0 may keep a row of zeros: the same as none.
+    totals: await userFigures(em, userId),
     titles: await k.selectFrom('user_title_figures').selectAll().where('user_id', '=', userId).orderBy('title_id').execute(),
     days: await k.selectFrom('user_day_figures').selectAll().where('user_id', '=', userId).orderBy('day').execute(),
     genres: await k.selectFrom('user_month_genre').selectAll().where('user_id', '=', userId).orderBy('month').orderBy('genre').execute(),

@@ -3,7 +3,7 @@
 // in one transaction, under the figures lock, so a write meanwhile waits and then applies on top.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/transaction.ts';
-import { islands, weekOf, weekScore, type DayFigures } from './days.ts';
+import { addScores, islands, noScore, weekOf, weekScore, type DayFigures } from './days.ts';
 import { daysBetween, insertRuns } from './days-repository.ts';
 import { rebuildLibraryCounts } from './library-counts.ts';
 import { lockUserFigures } from './lock.ts';
@@ -23,14 +23,9 @@ export function rebuildUserFigures(em: EntityManager, userId: string): Promise<v
     await insertRuns(tx, userId, islands(days.filter((d) => d.watches > 0).map((d) => d.day)));
     const weeks = new Map<string, DayFigures[]>();
     for (const d of days) weeks.set(weekOf(d.day), [...(weeks.get(weekOf(d.day)) ?? []), d]);
-    let challenges = 0;
-    let xp = 0;
-    for (const w of weeks.values()) {
-      const s = weekScore(w);
-      challenges += s.challenges;
-      xp += s.xp;
-    }
-    await addUserFigures(tx, userId, { ...(await titleTotals(tx, userId)), ratings: await ratingsHeld(tx, userId), challenges, xp });
+    const score = noScore();
+    for (const w of weeks.values()) addScores(score, weekScore(w));
+    await addUserFigures(tx, userId, { ...(await titleTotals(tx, userId)), ratings: await ratingsHeld(tx, userId), ...score });
     await rebuildLibraryCounts(tx, userId);
   });
 }

@@ -22,9 +22,16 @@ export const UserFigures = defineEntity({
     animeTitles: p.integer().default(0),
     /** Ratings held (every scope). */
     ratings: p.integer().default(0),
-    /** Weekly challenges completed over every ISO week kept, and the XP score of every week kept. */
+    /**
+     * Weekly challenges completed over every ISO week kept and the XP score of every week kept; and the
+     * same counting only entries (watch_) or only ratings (rating_), for a reader who may see one part.
+     */
     challenges: p.integer().default(0),
     xp: p.integer().default(0),
+    watchChallenges: p.integer().default(0),
+    watchXp: p.integer().default(0),
+    ratingChallenges: p.integer().default(0),
+    ratingXp: p.integer().default(0),
   },
 });
 

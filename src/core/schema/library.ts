@@ -63,6 +63,11 @@ export const UserRating = defineEntity({
       properties: ['title'],
     },
     {
+      // The ratings given in a time range (the community statistics' ratings after `now`).
+      name: 'user_rating_user_rated',
+      properties: ['user', 'ratedAt'],
+    },
+    {
       name: 'user_rating_user_time',
       properties: ['user', 'updatedAt', 'id'],
       columns: [

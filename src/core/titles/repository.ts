@@ -204,11 +204,12 @@ export function calendarEntries(em: EntityManager, q: CalendarQuery) {
         .where('s.user_id', '=', q.userId)
         .where((s) => s.or([s.ref('s.is_favourite'), s('s.show_status', 'in', ['watching', 'planned', 'paused', 'completed'])]))
         .union(
+          // Shows with a watched episode, from the kept per-title figures (not a scan of the history).
           w
-            .selectFrom('watch_history as w')
+            .selectFrom('user_title_figures as w')
             .select('w.title_id')
             .where('w.user_id', '=', q.userId)
-            .where('w.episode_id', 'is not', null)
+            .where('w.episodes', '>', 0)
             .where((s) =>
               s.not(
                 s.exists(

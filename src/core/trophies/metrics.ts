@@ -1,10 +1,12 @@
-// The user's trophy metrics (catalog.ts METRIC_RULES), each from a few aggregate queries over the user's
-// rows only (every one starts from an index on user_id / owner_id). Only the groups of metrics asked for
-// run: the job asks for those a change can have moved and that still have a trophy to earn.
+// The user's trophy metrics (catalog.ts METRIC_RULES), read from the figures kept on write (one row of
+// totals, the completed shows, the longest run) and the user's own lists: never from the history. Only the groups of
+// metrics asked for run: the job asks for those a change can have moved and that still have a trophy to earn.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ChangeResource } from '../changes/resources.ts';
 import { TROPHY_METRICS, type TrophyMetric } from './catalog.ts';
-import { listTotals, longestStreak, ratingsHeld, showsCompleted, watchTotals } from './repository.ts';
+import { longestStreak, showsCompleted } from '../figures/read.ts';
+import { userFigures } from '../figures/totals.ts';
+import { listTotals } from './repository.ts';
 
 export type Metrics = Record<TrophyMetric, number>;
 
@@ -12,15 +14,14 @@ type Group = { metrics: readonly TrophyMetric[]; read(em: EntityManager, userId:
 
 const GROUPS: readonly Group[] = [
   {
-    metrics: ['watches', 'movies', 'episodes', 'anime_titles', 'hours'],
+    metrics: ['watches', 'movies', 'episodes', 'anime_titles', 'hours', 'ratings'],
     async read(em, userId) {
-      const r = await watchTotals(em, userId);
-      return { watches: r.watches, movies: r.movies, episodes: r.episodes, anime_titles: r.anime_titles, hours: Math.floor(Number(r.minutes) / 60) };
+      const f = await userFigures(em, userId);
+      return { watches: f.watches, movies: f.movies, episodes: f.episodes, anime_titles: f.anime_titles, hours: Math.floor(f.minutes / 60), ratings: f.ratings };
     },
   },
   { metrics: ['shows_completed'], read: async (em, userId) => ({ shows_completed: await showsCompleted(em, userId) }) },
   { metrics: ['longest_streak'], read: async (em, userId) => ({ longest_streak: await longestStreak(em, userId) }) },
-  { metrics: ['ratings'], read: async (em, userId) => ({ ratings: await ratingsHeld(em, userId) }) },
   { metrics: ['lists', 'list_items_max'], read: (em, userId) => listTotals(em, userId) },
 ];
 

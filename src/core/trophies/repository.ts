@@ -1,107 +1,15 @@
-// The trophies' statements: the metrics (each a few aggregates over the user's rows only, every one
-// starting from an index on user_id / owner_id), the earned rows, and the trophy job's cursor and pages.
+// The trophies' statements: the list metrics (over the user's own lists), the earned rows, and the trophy
+// job's cursor and pages.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { jsonBuildObject } from 'kysely/helpers/postgres';
-import { expressionBuilder, sql, type Expression, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { settledHorizon, xid8 } from '../changes/repository.ts';
 import type { ChangeResource } from '../changes/resources.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
-import { minutesWatched } from '../library/history-repository.ts';
 import { jsonb } from '../db/json.ts';
 
 // ---- metrics
-
-/** Today in UTC, as the database's clock has it. */
-function utcToday() {
-  const eb = expressionBuilder<Tables, never>();
-  return eb.cast<string>(eb.fn('timezone', [eb.val('UTC'), eb.fn('now')]), 'date');
-}
-
-/** An episode counts as aired from its air date (UTC); an episode without a date counts as aired. */
-function aired(airDate: Expression<string | null>) {
-  const eb = expressionBuilder<Tables, never>();
-  return eb.or([eb(airDate, 'is', null), eb(airDate, '<=', utcToday())]);
-}
-
-/** One pass over the user's history for the counting metrics; `minutes` as int8 text. */
-export function watchTotals(em: EntityManager, userId: string) {
-  return db(em)
-    .selectFrom('watch_history as w')
-    .innerJoin('title as t', 't.id', 'w.title_id')
-    .leftJoin('episode as e', 'e.id', 'w.episode_id')
-    .select((eb) => [
-      eb.cast<number>(eb.fn.countAll(), 'integer').as('watches'),
-      eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
-      eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
-      eb.cast<number>(eb.fn.count('w.title_id').distinct().filterWhere(eb.ref('t.is_anime')), 'integer').as('anime_titles'),
-      minutesWatched.as('minutes'),
-    ])
-    .where('w.user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-}
-
-/** Shows whose aired regular episodes are all watched (the same "aired" as the automatic show status). */
-export async function showsCompleted(em: EntityManager, userId: string): Promise<number> {
-  const row = await db(em)
-    .selectFrom((eb) =>
-      eb
-        .selectFrom('watch_history as w')
-        .innerJoin('episode as e', 'e.id', 'w.episode_id')
-        .select('w.title_id')
-        .where('w.user_id', '=', userId)
-        .where('e.season_number', '>', 0)
-        .where((eb) => aired(eb.ref('e.air_date')))
-        .groupBy('w.title_id')
-        .having((eb) =>
-          eb(
-            eb.fn.count('w.episode_id').distinct(),
-            '>=',
-            eb
-              .selectFrom('episode as x')
-              .select((eb) => eb.fn.countAll().as('n'))
-              .whereRef('x.title_id', '=', 'w.title_id')
-              .where('x.season_number', '>', 0)
-              .where((eb) => aired(eb.ref('x.air_date'))),
-          ),
-        )
-        .as('done'),
-    )
-    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
-
-/** The longest run of consecutive UTC days with a watch: gaps and islands (within a run, day minus its rank is constant). */
-export async function longestStreak(em: EntityManager, userId: string): Promise<number> {
-  const row = await db(em)
-    .with('days', (qc) =>
-      qc
-        .selectFrom('watch_history')
-        // A date, only ever compared and shifted here.
-        .select((eb) => eb.cast(eb.fn('timezone', [eb.val('UTC'), eb.ref('watched_at')]), 'date').as('d'))
-        .distinct()
-        .where('user_id', '=', userId),
-    )
-    .with('runs', (qc) =>
-      qc
-        .selectFrom('days')
-        .select((eb) => eb('days.d', '-', eb.cast(eb.fn.agg('row_number').over((ob) => ob.orderBy('days.d')), 'integer')).as('run')),
-    )
-    .selectFrom((eb) => eb.selectFrom('runs').select((eb) => eb.fn.countAll().as('n')).groupBy('runs.run').as('r'))
-    .select((eb) => eb.cast<number>(eb.fn.coalesce(eb.fn.max('r.n'), eb.lit(0)), 'integer').as('days'))
-    .executeTakeFirstOrThrow();
-  return row.days;
-}
-
-export async function ratingsHeld(em: EntityManager, userId: string): Promise<number> {
-  const row = await db(em)
-    .selectFrom('user_rating')
-    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
-    .where('user_id', '=', userId)
-    .executeTakeFirstOrThrow();
-  return row.n;
-}
 
 /** Lists the user made (not the watchlist, not external ones), and the item count of their largest plain list. */
 export function listTotals(em: EntityManager, userId: string) {
