@@ -5,7 +5,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { totals } from '../profile/challenges.ts';
 import { dayRows, deleteDays, deleteRuns, insertRuns, runsAround, activeDaysBetween, upsertDays, type DayRow } from './days-repository.ts';
-import { lockUserFigures } from './lock.ts';
+import { lockTitleStates } from './lock.ts';
 import { addUserFigures } from './totals.ts';
 
 const DAY_MS = 86_400_000;
@@ -73,7 +73,7 @@ export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: 
   }
   for (const [day, d] of touched) if (FIELDS.every((f) => d[f] === 0)) touched.delete(day);
   if (touched.size === 0) return;
-  await lockUserFigures(tx, userId);
+  await lockTitleStates(tx, userId);
 
   const weeks = [...new Set([...touched.keys()].map(weekOf))];
   const before = new Map<string, DayFigures>((await dayRows(tx, userId, weeks.flatMap(weekDays))).map((r: DayRow) => [r.day, r]));

@@ -1,12 +1,13 @@
-// The lock every change of a user's kept figures takes: day rows, weekly challenge totals, streak runs and
-// per-title rows are read, recomputed and written under it, so two writers of one user (a history write
-// and a rating, say) cannot both compute from the same old row. Taken after the writer's own locks and
-// rows (history, title states), held to the end of the transaction.
+// The lock of a user's library: writes of their ratings, favourites and statuses, and every change of
+// their kept figures (day rows, weekly challenge totals, streak runs and per-title rows are read,
+// recomputed and written under it), are serialised by it for the rest of the transaction. One lock, not
+// one for the figures beside one for title states: a history write takes it after the history lock (as
+// the show-status rules always have), a rating write first, so no two writers can wait on each other.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
 
-export async function lockUserFigures(tx: EntityManager, userId: string): Promise<void> {
+export async function lockTitleStates(tx: EntityManager, userId: string): Promise<void> {
   await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`figures:${userId}`), eb.lit(0)])]).as('locked'))
+    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`title_state:${userId}`), eb.lit(0)])]).as('locked'))
     .execute();
 }

@@ -6,14 +6,14 @@ import { transaction } from '../db/transaction.ts';
 import { addScores, islands, noScore, weekOf, weekScore, type DayFigures } from './days.ts';
 import { daysBetween, insertRuns } from './days-repository.ts';
 import { rebuildLibraryCounts } from './library-counts.ts';
-import { lockUserFigures } from './lock.ts';
+import { lockTitleStates } from './lock.ts';
 import { dropFigures, fillDayFigures, fillMonthGenres, fillTitleFigures, ratingsHeld, titleTotals } from './rebuild-repository.ts';
 import { refreshCompletionWindows } from './titles-repository.ts';
 import { addUserFigures } from './totals.ts';
 
 export function rebuildUserFigures(em: EntityManager, userId: string): Promise<void> {
   return transaction(em, async (tx) => {
-    await lockUserFigures(tx, userId);
+    await lockTitleStates(tx, userId);
     await dropFigures(tx, userId);
     const titles = await fillTitleFigures(tx, userId);
     await refreshCompletionWindows(tx, titles, userId);

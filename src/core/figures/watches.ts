@@ -4,7 +4,7 @@
 // are written, with the rows added (+1) and removed (-1); an edit of the time is one of each.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
-import { lockUserFigures } from './lock.ts';
+import { lockTitleStates } from './lock.ts';
 import { addMonthGenres, watchFacts } from './watches-repository.ts';
 import { refreshTitleFigures } from './titles.ts';
 
@@ -12,7 +12,7 @@ export type WatchRowChange = { titleId: string; episodeId: string | null; watche
 
 export async function applyWatchFigures(tx: EntityManager, userId: string, changes: readonly WatchRowChange[]): Promise<void> {
   if (changes.length === 0) return;
-  await lockUserFigures(tx, userId);
+  await lockTitleStates(tx, userId);
   const facts = await watchFacts(tx, changes);
   const days: DayDelta[] = [];
   const genres = new Map<string, { month: string; genre: string; watches: number }>();

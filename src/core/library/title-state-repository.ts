@@ -3,18 +3,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql } from 'kysely';
 import { db } from '../db/query-builder.ts';
+import { lockTitleStates } from '../figures/lock.ts';
 import type { Tables } from '../schema/index.ts';
 
 type Scope = Tables['user_rating']['scope'];
 type ShowStatus = NonNullable<Tables['user_title_state']['show_status']>;
 export type RatingKey = { titleId: string; scope: Scope; season: number | null; episode: number | null };
 
-/** Serialises the writes of one user's ratings, favourites and statuses for the rest of the transaction. */
-export async function lockTitleStates(tx: EntityManager, userId: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`title_state:${userId}`), eb.lit(0)])]).as('locked'))
-    .execute();
-}
+/** Serialises the writes of one user's ratings, favourites, statuses and kept figures (one lock for all). */
+export { lockTitleStates };
 
 // ---- ratings
 

@@ -1,15 +1,18 @@
-// GET /me/community-stats, computed from the user's watch history and ratings as of `now` (a parameter,
-// so tests can pin the date). Days, weeks (ISO, from Monday) and months are UTC; nothing after `now`
-// counts.
+// GET /me/community-stats as of `now` (a parameter, so tests can pin the date). Days, weeks (ISO, from
+// Monday) and months are UTC; nothing after `now` counts. Read from the figures kept on write: the days of
+// this month and week, this month's genres, the streak run and the totals over every week, less the few
+// rows after `now` (logged ahead of the clock); never from the whole history.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProfilePart } from '../actor-visibility.ts';
-import { judgeWeek, totals, type WeekActivity } from './challenges.ts';
+import { addScores, dayMs, dayOf, utcDayOf, weekOf, weekScore, type DayFigures, type WeekScore } from '../figures/days.ts';
+import { runAtOrBefore } from '../figures/read.ts';
+import { userFigures } from '../figures/totals.ts';
+import { judgeWeek } from './challenges.ts';
 import type { CommunityStats } from './schemas.ts';
-import { latestRun, monthGenres, monthReviews, monthWatches, weekActivity } from './stats-repository.ts';
+import { daysFrom, entriesBetween, monthGenreCounts, ratingsBetween } from './stats-repository.ts';
 
 const DAY_MS = 86_400_000;
-
-const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
+const ZERO: DayFigures = { watches: 0, movies: 0, episodes: 0, minutes: 0, ratings: 0 };
 
 /**
  * `see`: the parts the token may read (actor-visibility.ts). Figures computed from watches need
@@ -17,51 +20,100 @@ const isoDate = (ms: number) => new Date(ms).toISOString().slice(0, 10);
  * included, so no figure reveals activity the token cannot read.
  */
 export async function communityStats(em: EntityManager, userId: string, now: Date, see: Pick<Record<ProfilePart, boolean>, 'history' | 'ratings'>): Promise<CommunityStats> {
-  if (!see.history && !see.ratings) return statsOf({ genres: [], weekRows: [] }, now);
-  const monthStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
+  const today = utcDayOf(now);
+  const monthStart = `${today.slice(0, 7)}-01`;
+  const nextMonth = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth() + 1, 1));
+  const weekStart = weekOf(today);
+  if (!see.history && !see.ratings) return statsOf(emptyWeek(), { streak: 0, month: ZERO, genres: [], challenges: 0, xp: 0 });
 
-  const watches = see.history ? await monthWatches(em, userId, monthStart, now) : undefined;
-  const genres = see.history ? await monthGenres(em, userId, monthStart, now) : [];
-  const reviews = see.ratings ? await monthReviews(em, userId, monthStart, now) : undefined;
-  const run = see.history ? await latestRun(em, userId, now) : undefined;
-  const weekRows = (await weekActivity(em, userId, now)).map((w) => ({
-    ...w,
-    ...(see.history ? {} : { movies: 0, episodes: 0, active_days: 0 }),
-    ...(see.ratings ? {} : { ratings: 0 }),
-  }));
-  return statsOf({ genres, weekRows, watches, reviews, run }, now);
+  // The kept days from the earlier of this month's and this week's first day on; then today less what lies after now.
+  const kept = new Map((await daysFrom(em, userId, monthStart < weekStart ? monthStart : weekStart)).map((d) => [d.day, d as DayFigures]));
+  const later = await entriesBetween(em, userId, now, nextMonth);
+  const laterRatings = await ratingsBetween(em, userId, now, new Date(dayMs(today) + DAY_MS));
+  const asOfNow = new Map<string, DayFigures>();
+  for (const [day, d] of kept) if (day <= today) asOfNow.set(day, { ...d });
+  const todays = asOfNow.get(today);
+  if (todays) {
+    for (const e of later.filter((e) => utcDayOf(e.watched_at) === today)) {
+      todays.watches--;
+      todays.movies -= Number(e.type === 'movie');
+      todays.episodes -= Number(e.type === 'show');
+      todays.minutes -= e.minutes;
+    }
+    todays.ratings -= laterRatings.length;
+  }
+  const visible = (d: DayFigures): DayFigures => ({
+    ...(see.history ? d : { ...ZERO }),
+    ratings: see.ratings ? d.ratings : 0,
+  });
+  const day = (d: string) => visible(asOfNow.get(d) ?? ZERO);
+
+  // This week as of now replaces what the kept totals hold for it and every later week.
+  const thisWeek = Array.from({ length: 7 }, (_, i) => day(dayOf(dayMs(weekStart) + i * DAY_MS)));
+  const laterWeeks = new Map<string, DayFigures[]>();
+  for (const [d, figures] of kept) if (d >= weekStart) laterWeeks.set(weekOf(d), [...(laterWeeks.get(weekOf(d)) ?? []), figures]);
+  const score = addScores({ ...(await userFigures(em, userId)) } as WeekScore & Record<string, number>, weekScore(thisWeek));
+  for (const days of laterWeeks.values()) addScores(score, weekScore(days), -1);
+  const view = see.history && see.ratings ? '' : see.history ? 'watch_' : 'rating_';
+
+  const month = { ...ZERO };
+  for (const [d] of asOfNow) {
+    if (d < monthStart) continue;
+    const f = day(d);
+    month.movies += f.movies;
+    month.episodes += f.episodes;
+    month.minutes += f.minutes;
+    month.ratings += f.ratings;
+  }
+
+  return statsOf(thisWeek, {
+    streak: see.history ? await streak(em, userId, today, (asOfNow.get(today)?.watches ?? 0) > 0) : 0,
+    month,
+    genres: see.history ? await genresAsOfNow(em, userId, monthStart, later) : [],
+    challenges: score[`${view}challenges`],
+    xp: score[`${view}xp`],
+  });
 }
 
-type StatsInput = {
-  genres: Awaited<ReturnType<typeof monthGenres>>;
-  weekRows: Awaited<ReturnType<typeof weekActivity>>;
-  watches?: Awaited<ReturnType<typeof monthWatches>> | undefined;
-  reviews?: Awaited<ReturnType<typeof monthReviews>> | undefined;
-  run?: Awaited<ReturnType<typeof latestRun>> | undefined;
-};
+const emptyWeek = () => Array.from({ length: 7 }, () => ZERO);
 
-function statsOf({ genres, weekRows, watches, reviews, run }: StatsInput, now: Date): CommunityStats {
-  const today = Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate());
-  const weekStart = isoDate(today - ((now.getUTCDay() + 6) % 7) * DAY_MS);
+/** Consecutive days with an entry ending today (when today has one by now) or yesterday; 0 otherwise. */
+async function streak(em: EntityManager, userId: string, today: string, todayActive: boolean): Promise<number> {
+  const end = todayActive ? today : dayOf(dayMs(today) - DAY_MS);
+  const run = await runAtOrBefore(em, userId, end);
+  if (!run || run.last_day < end) return 0;
+  return (dayMs(end) - dayMs(run.first_day)) / DAY_MS + 1;
+}
 
-  const weeks = new Map<string, WeekActivity>(
-    weekRows.map((w) => [w.week, { movies: w.movies, episodes: w.episodes, ratings: w.ratings, activeDays: w.active_days }]),
-  );
-  const thisWeek = judgeWeek(weeks.get(weekStart) ?? { movies: 0, episodes: 0, ratings: 0, activeDays: 0 });
-  const all = totals([...weeks.values()]);
-  const genreTotal = genres.reduce((sum, g) => sum + g.count, 0);
-  const current = run?.last != null && run.last >= isoDate(today - DAY_MS);
+/** This month's kept genre counts less the entries after now, most watched first. */
+async function genresAsOfNow(em: EntityManager, userId: string, month: string, later: { genres: string[] }[]) {
+  const counts = new Map((await monthGenreCounts(em, userId, month)).map((g) => [g.genre, g.watches]));
+  for (const e of later) for (const g of e.genres) counts.set(g, (counts.get(g) ?? 0) - 1);
+  return [...counts].filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
+}
 
+type Parts = { streak: number; month: DayFigures; genres: [string, number][]; challenges: number; xp: number };
+
+function statsOf(week: DayFigures[], p: Parts): CommunityStats {
+  const activity = { movies: 0, episodes: 0, ratings: 0, activeDays: 0 };
+  for (const d of week) {
+    activity.movies += d.movies;
+    activity.episodes += d.episodes;
+    activity.ratings += d.ratings;
+    if (d.watches > 0) activity.activeDays++;
+  }
+  const challenges = judgeWeek(activity);
+  const genreTotal = p.genres.reduce((sum, [, n]) => sum + n, 0);
   return {
-    streak: current ? run.days : 0,
-    monthMovies: watches?.movies ?? 0,
-    monthEpisodes: watches?.episodes ?? 0,
-    monthHours: Math.floor(Number(watches?.minutes ?? 0) / 60),
-    monthReviews: reviews?.n ?? 0,
-    monthGenres: genres.map((g) => ({ name: g.name, count: g.count, share: g.count / genreTotal })),
-    weeklyChallenges: thisWeek,
-    weeklyCompletedChallenges: thisWeek.filter((c) => c.completed).length,
-    totalChallengesCompleted: all.challengesCompleted,
-    xpScore: all.xpScore,
+    streak: p.streak,
+    monthMovies: p.month.movies,
+    monthEpisodes: p.month.episodes,
+    monthHours: Math.floor(p.month.minutes / 60),
+    monthReviews: p.month.ratings,
+    monthGenres: p.genres.map(([name, count]) => ({ name, count, share: count / genreTotal })),
+    weeklyChallenges: challenges,
+    weeklyCompletedChallenges: challenges.filter((c) => c.completed).length,
+    totalChallengesCompleted: p.challenges,
+    xpScore: p.xp,
   };
 }
