@@ -5,6 +5,9 @@
 //    Beside it, in the same run: the same batches' statements through bare `pg` (the database's share
 //    alone), and where the CPU of each batch goes (the server, its PostgreSQL backends, the load
 //    generator: on 2 shared cores, the sum bounds the throughput).
+//    Then POST /sync/ratings the same way (8 other users, 100-item batches): a run where every item is a
+//    new rating, then a run where every item changes one of those ratings. Target: at least 0.8x bulk
+//    history's items/s in the same run.
 // 2. GET /me/sync/changes pages of 500 for users with 10,000, 100,000 and 1,000,000 change-log rows
 //    (BENCH_SYNC_FEED_SIZES; written in transactions of 1,000 rows), from cursors spread over each
 //    user's log. Target: p99 at 1,000,000 rows no worse than at 10,000.
@@ -32,7 +35,7 @@ const BATCH = 100;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const PAGE = 500;
 const FEED_SIZES = (process.env.BENCH_SYNC_FEED_SIZES ?? '10000,100000,1000000').split(',').filter(Boolean).map(Number);
-const SCOPES = 'history:write history:read';
+const SCOPES = 'history:write history:read ratings:write';
 const PREFIX = 'bench_sync_';
 
 type Member = { userId: string; token: string; clientId: string };
@@ -59,6 +62,8 @@ export type SyncBench = {
   bulk: BulkFigures;
   /** The batch's own statements (no HTTP, no bearer lookups) through bare `pg`, in the same run. */
   bare: BulkFigures;
+  /** POST /sync/ratings in the same run: every item a new rating, then every item a changed one. */
+  ratings: { inserts: BulkFigures; updates: BulkFigures };
   feed: Array<{ rows: number; figures: Figures }>;
 };
 
@@ -183,26 +188,31 @@ async function bareLoad(databaseUrl: string, clients: Member[], movieIds: number
 // node:http on kept-alive sockets takes less CPU per batch than fetch (the figures print its share).
 const agent = new http.Agent({ keepAlive: true, maxSockets: CLIENTS });
 
-async function bulkLoad(url: string, clients: Member[], movieIds: number[], seconds: number, cpu?: () => Promise<CpuMark | null>): Promise<BulkFigures> {
+/** A run's batches: the resource posted, each batch's items, and the counter every item should land in. */
+type BulkRun = { resource: 'history' | 'ratings'; items: (c: Member, i: number) => unknown[]; expect: 'inserted' | 'updated' };
+
+const historyRun = (movieIds: number[]): BulkRun => ({ resource: 'history', items: () => newItems(movieIds), expect: 'inserted' });
+
+async function bulkLoad(url: string, clients: Member[], run: BulkRun, seconds: number, cpu?: () => Promise<CpuMark | null>): Promise<BulkFigures> {
   const latencies: number[] = [];
   const cpuFrom = (await cpu?.()) ?? null;
   let nonOk = 0;
   const end = Date.now() + seconds * 1000;
   const started = process.hrtime.bigint();
   await Promise.all(
-    clients.map(async (c) => {
+    clients.map(async (c, i) => {
       while (Date.now() < end) {
-        const items = newItems(movieIds);
+        const items = run.items(c, i);
         const t = process.hrtime.bigint();
         const res = await post(
-          `${url}/api/platform/v1/sync/history`,
+          `${url}/api/platform/v1/sync/${run.resource}`,
           { authorization: `Bearer ${c.token}`, 'content-type': 'application/json', 'idempotency-key': randomUUID() },
           JSON.stringify({ items }),
           agent,
         );
-        const body = JSON.parse(res.body) as { inserted?: number };
-        if (res.status !== 200 || body.inserted !== BATCH) {
-          if (!nonOk) process.stderr.write(`a batch was not fully inserted: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
+        const body = JSON.parse(res.body) as Record<string, unknown>;
+        if (res.status !== 200 || body[run.expect] !== BATCH) {
+          if (!nonOk) process.stderr.write(`a ${run.resource} batch was not fully ${run.expect}: ${res.status} ${JSON.stringify(body).slice(0, 300)}\n`);
           nonOk += 1;
         }
         latencies.push(Number(process.hrtime.bigint() - t) / 1e6);
@@ -219,6 +229,42 @@ async function bulkLoad(url: string, clients: Member[], movieIds: number[], seco
     p99: percentile(latencies, 99),
     nonOk,
     cpu: cpuPerBatch(cpuFrom, cpuTo, latencies.length),
+  };
+}
+
+// Ratings: each rater walks the same list of titles (movies and shows: title-level ratings, the ones
+// that also re-record the title's favourite and status items), its own user, so in the first run every
+// item is a new rating; the second run walks the titles again, each item changing a rating to the other
+// of two values (5 and 6) and moving its rated_at.
+type RatingTarget = { movie_db_id: number; type: 'movie' | 'show' };
+
+function ratingRuns(targets: RatingTarget[], clients: number): { inserts: BulkRun; updates: BulkRun } {
+  const inserted = new Array<number>(clients).fill(0);
+  const updated = new Array<number>(clients).fill(0);
+  const ratedAt = (n: number, pass: number) => new Date(Date.UTC(2000, 0, 1) + n * 60_000 + pass * 86_400_000).toISOString();
+  return {
+    inserts: {
+      resource: 'ratings',
+      expect: 'inserted',
+      items: (_c, i) =>
+        Array.from({ length: BATCH }, () => {
+          const n = inserted[i]!++;
+          if (n >= targets.length) throw new Error(`the ratings bench ran out of titles (${targets.length}) to rate`);
+          return { ...targets[n]!, rating: 5, rated_at: ratedAt(n, 0) };
+        }),
+    },
+    updates: {
+      resource: 'ratings',
+      expect: 'updated',
+      // Over the titles the first run rated, pass after pass: pass 0 sets 6, pass 1 sets 5 again, ...
+      items: (_c, i) =>
+        Array.from({ length: BATCH }, () => {
+          const u = updated[i]!++;
+          const n = u % inserted[i]!;
+          const pass = Math.floor(u / inserted[i]!);
+          return { ...targets[n]!, rating: pass % 2 === 0 ? 6 : 5, rated_at: ratedAt(n, pass + 1) };
+        }),
+    },
   };
 }
 
@@ -262,9 +308,17 @@ export async function benchSync(): Promise<SyncBench> {
       (r) => r.movie_db_id,
     );
     const writers = await members(db, databaseUrl, CLIENTS, 'w');
-    await bulkLoad(service.url, writers, movieIds, 2);
-    const bulk = await bulkLoad(service.url, writers, movieIds, SECONDS, () => cpuMark(db, service.child.pid));
+    await bulkLoad(service.url, writers, historyRun(movieIds), 2);
+    const bulk = await bulkLoad(service.url, writers, historyRun(movieIds), SECONDS, () => cpuMark(db, service.child.pid));
     const bare = await bareLoad(databaseUrl, writers, movieIds, SECONDS, db);
+
+    const targets = await query<RatingTarget>(db.orm.em.fork(), { text: `select movie_db_id, type from title order by popularity desc, id`, params: [] });
+    const raters = await members(db, databaseUrl, CLIENTS, 'r');
+    const runs = ratingRuns(targets, CLIENTS);
+    await bulkLoad(service.url, raters, runs.inserts, 2);
+    const inserts = await bulkLoad(service.url, raters, runs.inserts, SECONDS, () => cpuMark(db, service.child.pid));
+    await bulkLoad(service.url, raters, runs.updates, 2);
+    const updates = await bulkLoad(service.url, raters, runs.updates, SECONDS, () => cpuMark(db, service.child.pid));
 
     const feed: SyncBench['feed'] = [];
     for (const rows of FEED_SIZES) {
@@ -273,7 +327,7 @@ export async function benchSync(): Promise<SyncBench> {
       await fillChangeLog(db, reader!.userId, rows);
       feed.push({ rows, figures: await loadPaths(service.url, reader!.token, await feedPaths(db, reader!.userId, rows), CLIENTS, SECONDS) });
     }
-    return { titles, bulk, bare, feed };
+    return { titles, bulk, bare, ratings: { inserts, updates }, feed };
   } finally {
     await service.stop();
     await query(db.orm.em.fork(), { text: `delete from app_user where username like 'bench\\_sync\\_%'`, params: [] });
@@ -299,9 +353,28 @@ export function printSync(b: SyncBench): void {
     `  bare pg, the batch's statements:    ${b.bare.itemsPerSecond.toFixed(0)} items/s   per batch p50 ${b.bare.p50.toFixed(1)} ms   p99 ${b.bare.p99.toFixed(1)} ms   (${b.bare.batches} batches; service / bare ${(b.bulk.itemsPerSecond / b.bare.itemsPerSecond).toFixed(2)})` +
       cpuLine(r, r ? `PostgreSQL backends ${r.backends.toFixed(1)} ms, client ${r.loadGenerator.toFixed(1)} ms` : ''),
   );
+  for (const [name, f] of ratingRows(b)) {
+    const c = f.cpu;
+    console.log(
+      `  POST /sync/ratings, ${name}: ${f.itemsPerSecond.toFixed(0)} items/s (${(f.itemsPerSecond / b.bulk.itemsPerSecond).toFixed(2)}x bulk history; target 0.8x)   per batch p50 ${f.p50.toFixed(1)} ms   p99 ${f.p99.toFixed(1)} ms   (${f.batches} batches, ${f.nonOk} not fully applied)` +
+        cpuLine(c, c ? `server ${c.server.toFixed(1)} ms, its PostgreSQL backends ${c.backends.toFixed(1)} ms, load generator ${c.loadGenerator.toFixed(1)} ms` : ''),
+    );
+  }
+  console.log(`  CPU per item (server + its backends): ${cpuPerItem(b)}`);
   for (const f of b.feed) console.log(formatRow(`  GET /me/sync/changes, pages of ${PAGE}, ${f.rows.toLocaleString('en')} rows`, f.figures));
   const [small, large] = b.feed;
   if (small && large) console.log(`  feed p99 at ${large.rows.toLocaleString('en')} rows / at ${small.rows.toLocaleString('en')} rows: ${(large.figures.p99 / small.figures.p99).toFixed(2)} (target: at most ~1)`);
+}
+
+const ratingRows = (b: SyncBench): Array<[string, BulkFigures]> => [
+  ['new ratings', b.ratings.inserts],
+  ['changed ratings', b.ratings.updates],
+];
+
+/** CPU per item of the service and its PostgreSQL backends, bulk history beside bulk ratings. */
+function cpuPerItem(b: SyncBench): string {
+  const per = (c: CpuPerBatch) => (c ? `${((c.server + c.backends) / BATCH).toFixed(3)} ms` : 'not measured');
+  return `history ${per(b.bulk.cpu)}, new ratings ${per(b.ratings.inserts.cpu)}, changed ratings ${per(b.ratings.updates.cpu)}`;
 }
 
 /** Figures of a bulk run as a load measure (batches per second in, items per second shown). */
@@ -312,11 +385,18 @@ function bulkFigures(f: BulkFigures): Figures {
 export function syncSection(b: SyncBench): Section {
   const measures: Measure[] = [
     { label: `POST /sync/history, ${BATCH}-item batches (latency per batch; samples: batches)`, unit: 'items/s', figures: bulkFigures(b.bulk), baseline: { label: "the batch's statements, bare pg", figures: bulkFigures(b.bare) } },
+    ...ratingRows(b).map(([name, f]) => ({
+      label: `POST /sync/ratings, ${BATCH}-item batches, ${name} (latency per batch; samples: batches)`,
+      unit: 'items/s',
+      figures: bulkFigures(f),
+      baseline: { label: 'POST /sync/history, same run', figures: bulkFigures(b.bulk) },
+    })),
     ...b.feed.map((f) => ({ label: `GET /me/sync/changes, pages of ${PAGE}, ${f.rows.toLocaleString('en')} rows`, figures: f.figures })),
   ];
   const targets: Target[] = [
     atLeast(7, `bulk history sync at least 10,000 items/s (${CLIENTS} clients)`, b.bulk.itemsPerSecond, 10_000, 'items/s'),
     atLeast(19, `bulk sync at least 10,000 items/s at ${CLIENTS} clients`, b.bulk.itemsPerSecond, 10_000, 'items/s'),
+    ...ratingRows(b).map(([name, f]) => atLeast(35, `bulk ratings (${name}) at least 0.8x bulk history's items/s in the same run`, f.itemsPerSecond / b.bulk.itemsPerSecond, 0.8)),
   ];
   const small = b.feed.find((f) => f.rows === 10_000) ?? b.feed[0];
   const large = b.feed.find((f) => f.rows === 1_000_000) ?? b.feed.at(-1);
@@ -331,12 +411,15 @@ export function syncSection(b: SyncBench): Section {
   const cpu = (c: CpuPerBatch) => (c ? `server ${c.server.toFixed(1)} ms, its PostgreSQL backends ${c.backends.toFixed(1)} ms, load generator ${c.loadGenerator.toFixed(1)} ms` : 'not measured');
   return section(
     'Sync: bulk writes and the change feed (services mode)',
-    `${CLIENTS} clients (8 users, one app) each sending ${BATCH}-item history batches back to back, a new Idempotency-Key and new watches in every batch; the baseline runs each batch's own statements through bare \`pg\` (one transaction per batch). Change feed: pages of ${PAGE} from 200 cursors spread over a user's log of each size, ${CLIENTS} connections.`,
+    `${CLIENTS} clients (8 users, one app) each sending ${BATCH}-item history batches back to back, a new Idempotency-Key and new watches in every batch; the baseline runs each batch's own statements through bare \`pg\` (one transaction per batch). Bulk ratings the same way (8 other users): every item a new title-level rating (movies and shows), then every item a changed one; their baseline is bulk history in the same run. Change feed: pages of ${PAGE} from 200 cursors spread over a user's log of each size, ${CLIENTS} connections.`,
     {
       measures,
       values: [
         { label: 'Batches not fully inserted', value: String(b.bulk.nonOk) },
+        { label: 'Ratings batches not fully applied', value: `${b.ratings.inserts.nonOk} (new ratings), ${b.ratings.updates.nonOk} (changed ratings)` },
         { label: 'CPU per batch through the service', value: cpu(b.bulk.cpu) },
+        { label: 'CPU per batch through the service, bulk ratings', value: `new ratings: ${cpu(b.ratings.inserts.cpu)}; changed ratings: ${cpu(b.ratings.updates.cpu)}` },
+        { label: 'CPU per item, the service and its PostgreSQL backends', value: cpuPerItem(b) },
         { label: 'CPU per batch, bare pg', value: b.bare.cpu ? `PostgreSQL backends ${b.bare.cpu.backends.toFixed(1)} ms, client ${b.bare.cpu.loadGenerator.toFixed(1)} ms` : 'not measured' },
       ],
       targets,

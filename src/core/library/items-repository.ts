@@ -12,8 +12,8 @@ type Scope = Tables['user_rating']['scope'];
 
 export type LibraryList = 'ratings' | 'favourites' | 'statuses';
 
-/** Narrows a list to rating / title-state ids, or to one title. */
-export type ItemFilter = { ids?: string[]; titleId?: string };
+/** Narrows a list to rating / title-state ids, or to one title, or to some titles. */
+export type ItemFilter = { ids?: string[]; titleId?: string; titleIds?: string[] };
 
 /** A page's filters, in the values of their columns: the title's category, the rating's scope, the show status. */
 export type PageFilters = {
@@ -113,11 +113,13 @@ export function listItemRows(em: EntityManager, userId: string, list: LibraryLis
     let q = ratingItems(k, userId, {});
     if (filter.ids) q = q.where((eb) => eb('r.id', '=', eb.fn.any(eb.val(filter.ids!))));
     if (filter.titleId) q = q.where('t.id', '=', filter.titleId);
+    if (filter.titleIds) q = q.where((eb) => eb('t.id', '=', eb.fn.any(eb.val(filter.titleIds!))));
     return q.orderBy('r.id').execute();
   }
   let q = titleStateItems(k, userId, list, {});
   if (filter.ids) q = q.where((eb) => eb('st.id', '=', eb.fn.any(eb.val(filter.ids!))));
   if (filter.titleId) q = q.where('t.id', '=', filter.titleId);
+  if (filter.titleIds) q = q.where((eb) => eb('t.id', '=', eb.fn.any(eb.val(filter.titleIds!))));
   return q.orderBy('st.id').execute();
 }
 

@@ -73,6 +73,12 @@ export async function libraryItems(em: EntityManager, userId: string, list: Libr
   return (await listItemRows(em, userId, list, filter)).map(toItem);
 }
 
+/** The user's favourite or status items of these titles (one query whatever their number), by title id. */
+export async function titleStateItems(em: EntityManager, userId: string, list: 'favourites' | 'statuses', titleIds: string[]): Promise<Map<string, LibraryItem>> {
+  const rows = await listItemRows(em, userId, list, { titleIds });
+  return new Map(rows.map((r) => [String(r.title_id), toItem(r)]));
+}
+
 export type LibraryPage = { items: LibraryItem[]; total: number; page: number; pageSize: number; hasMore: boolean; counts: Record<Kind, number> };
 
 /**

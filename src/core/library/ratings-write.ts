@@ -15,7 +15,7 @@ export type RatingTarget = { titleId: string; scope: RatingScope; season: number
 export type RatingResult = { status: 'inserted' | 'updated' | 'skipped'; id: string };
 
 /** Title-level ratings show in the title's favourite and status items: their records change too. */
-const isTitleLevel = (scope: RatingScope) => scope === 'title' || scope === 'series';
+export const isTitleLevel = (scope: RatingScope) => scope === 'title' || scope === 'series';
 
 export async function setRating(tx: EntityManager, userId: string, target: RatingTarget, rating: number, ratedAt?: Date): Promise<RatingResult> {
   await lockTitleStates(tx, userId);

@@ -7,7 +7,7 @@
 // always what a read would answer.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
-import { libraryItems, type LibraryItem, type ShowStatus } from './library-items.ts';
+import { libraryItems, titleStateItems, type LibraryItem, type ShowStatus } from './library-items.ts';
 import {
   clearShowStatus,
   dropEmptyState,
@@ -32,17 +32,36 @@ export const MOVIE_STATUSES: readonly ShowStatus[] = ['planned', 'completed'];
  * and a delete of the list named in `deleted`.
  */
 export async function recordTitleState(tx: EntityManager, userId: string, title: StateTitle, opts: { ratings: boolean; deleted?: 'favourites' | 'show_status' }): Promise<void> {
-  const resourceId = titleResourceId(title);
   const changes: Change[] = [];
-  if (opts.deleted) changes.push({ resource: opts.deleted, resourceId, op: 'delete', data: null });
-  const [favourite] = await libraryItems(tx, userId, 'favourites', { titleId: title.id });
-  if (favourite) changes.push({ resource: 'favourites', resourceId, op: 'upsert', data: favourite });
-  const [status] = await libraryItems(tx, userId, 'statuses', { titleId: title.id });
-  if (status) changes.push({ resource: 'show_status', resourceId, op: 'upsert', data: status });
+  if (opts.deleted) changes.push({ resource: opts.deleted, resourceId: titleResourceId(title), op: 'delete', data: null });
+  changes.push(...((await titleStateRecords(tx, userId, [title])).get(title.id) ?? []));
   if (opts.ratings) {
     for (const r of await libraryItems(tx, userId, 'ratings', { titleId: title.id })) changes.push({ resource: 'ratings', resourceId: r.id, op: 'upsert', data: r });
   }
   await recordChanges(tx, userId, changes);
+}
+
+/**
+ * The current favourite and status items of each title (when set) as change records, by title id: what
+ * recordTitleState records of them, read in two queries whatever the number of titles (bulk ratings
+ * gather the records of a whole batch and record them at once).
+ */
+export async function titleStateRecords(tx: EntityManager, userId: string, titles: StateTitle[]): Promise<Map<string, Change[]>> {
+  const records = new Map<string, Change[]>();
+  if (titles.length === 0) return records;
+  const ids = [...new Set(titles.map((t) => t.id))];
+  const favourites = await titleStateItems(tx, userId, 'favourites', ids);
+  const statuses = await titleStateItems(tx, userId, 'statuses', ids);
+  for (const title of titles) {
+    const resourceId = titleResourceId(title);
+    const changes: Change[] = [];
+    const favourite = favourites.get(title.id);
+    if (favourite) changes.push({ resource: 'favourites', resourceId, op: 'upsert', data: favourite });
+    const status = statuses.get(title.id);
+    if (status) changes.push({ resource: 'show_status', resourceId, op: 'upsert', data: status });
+    records.set(title.id, changes);
+  }
+  return records;
 }
 
 // Writes of one user's ratings, favourites and statuses are serialised by lockTitleStates
