@@ -32,5 +32,11 @@ export async function addMonthGenres(tx: EntityManager, userId: string, rows: re
     .values(rows.map((r) => ({ user_id: userId, ...r })))
     .onConflict((oc) => oc.columns(['user_id', 'month', 'genre']).doUpdateSet((eb) => ({ watches: eb('user_month_genre.watches', '+', eb.ref('excluded.watches')) })))
     .execute();
-  await k.deleteFrom('user_month_genre').where('user_id', '=', userId).where('watches', '=', 0).execute();
+  // Only the months touched: the user's other months are not read.
+  await k
+    .deleteFrom('user_month_genre')
+    .where('user_id', '=', userId)
+    .where((eb) => eb('month', '=', eb.fn.any(eb.val([...new Set(rows.map((r) => r.month))]))))
+    .where('watches', '=', 0)
+    .execute();
 }
