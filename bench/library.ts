@@ -24,6 +24,8 @@ import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { logWatches, type WatchInput } from '../src/core/library/history-write.ts';
 import { setRating } from '../src/core/library/ratings-write.ts';
+import { lockTitleStates } from '../src/core/library/title-state-write.ts';
+import { rebuildLibraryCounts } from '../src/core/figures/library-counts.ts';
 import { encodeCursor } from '../src/core/paging/cursor.ts';
 import { utcDay } from '../src/core/titles/user-state.ts';
 import { bareBaseline, bareOnce, benchDatabaseUrl, type BareRequest, type Figures, formatRow, hasWrk, loadPaths, loadPathsOnce, loadPathsWrk, prepareCatalog, recountListsOf, startService, tempDataDir, serviceVsBare, tokenIssuer } from './lib.ts';
@@ -87,6 +89,11 @@ export async function seedUser(db: Database, databaseUrl: string): Promise<Seede
       from unnest($2::bigint[]) with ordinality as x(id, n) where x.n % 3 = 0
       on conflict (user_id, title_id) do update set is_favourite = true, favourited_at = now()`,
     params: [user.id, shows],
+  });
+  // Those favourites came in by SQL, past the writes that keep the lists' counts: counted from the rows.
+  await transaction(em, async (tx) => {
+    await lockTitleStates(tx, user.id);
+    await rebuildLibraryCounts(tx, user.id);
   });
 
   // 20 lists of 50 items each, over the watched titles (SQL: the lists module's tables).

@@ -25,6 +25,7 @@ import { Migration20261127230000_AvatarUrlCanonical } from './Migration202611272
 import { Migration20261128090000_StreamTicketTokenKey } from './Migration20261128090000_StreamTicketTokenKey.ts';
 import { Migration20261128100000_OneBrowserSession } from './Migration20261128100000_OneBrowserSession.ts';
 import { Migration20261128121507_UserFigures } from './Migration20261128121507_UserFigures.ts';
+import { Migration20261128123533_LibraryPageIndexes } from './Migration20261128123533_LibraryPageIndexes.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -53,4 +54,5 @@ export const migrationsList = [
   { name: 'Migration20261128090000_StreamTicketTokenKey', class: Migration20261128090000_StreamTicketTokenKey },
   { name: 'Migration20261128100000_OneBrowserSession', class: Migration20261128100000_OneBrowserSession },
   { name: 'Migration20261128121507_UserFigures', class: Migration20261128121507_UserFigures },
+  { name: 'Migration20261128123533_LibraryPageIndexes', class: Migration20261128123533_LibraryPageIndexes },
 ];

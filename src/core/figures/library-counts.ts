@@ -2,6 +2,7 @@
 // pages take: kept by the writes of ratings, favourites and statuses, read by the pages instead of
 // counting every row. A count is a sum of deltas, so concurrent writers need no lock beyond the row's.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { ExpressionBuilder } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 
@@ -28,8 +29,72 @@ export async function applyLibraryCounts(tx: EntityManager, userId: string, delt
   await k.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0).execute();
 }
 
-/** Recomputes the user's list counts from the rows (placeholder until the full rebuild lands). */
+/** The scope of a title-level item (a favourite, a status, a title-level rating): `title` for a movie, `series` for a show. */
+const titleLevelScope = (type: Tables['title']['type']): Count['scope'] => (type === 'movie' ? 'title' : 'series');
+
+/** A title as the counts of its favourite and status take it. */
+export type CountedTitle = { category: Count['category']; type: Tables['title']['type'] };
+
+/** The count a favourite of the title is in. */
+export const favouriteCount = (t: CountedTitle): LibraryCountKey => ({ list: 'favourites', category: t.category, scope: titleLevelScope(t.type), status: '' });
+
+/** The count a status of the title is in. */
+export const statusCount = (t: CountedTitle, status: string): LibraryCountKey => ({ list: 'statuses', category: t.category, scope: titleLevelScope(t.type), status });
+
+/** `key` moved by `delta`. */
+export const countDelta = (key: LibraryCountKey, delta: number): LibraryCountDelta => ({ ...key, delta });
+
+/**
+ * Recomputes the user's counts of the three lists from their rows (user_rating, user_title_state, each
+ * joined to title). The caller holds off the user's writes of ratings, favourites and statuses for the
+ * transaction (the library's title-state lock): a write between the delete and the insert would be
+ * counted twice or not at all.
+ */
 export async function rebuildLibraryCounts(tx: EntityManager, userId: string): Promise<void> {
-  void tx;
-  void userId;
+  const k = db(tx);
+  await k.deleteFrom('user_library_count').where('user_id', '=', userId).execute();
+  const scopeOfTitle = (eb: ExpressionBuilder<{ t: Tables['title'] }, 't'>) =>
+    eb.case('t.type').when('movie').then(eb.val<Count['scope']>('title')).else(eb.val<Count['scope']>('series')).end();
+  const ratings = k
+    .selectFrom('user_rating as r')
+    .innerJoin('title as t', 't.id', 'r.title_id')
+    .where('r.user_id', '=', userId)
+    .groupBy(['t.category', 'r.scope'])
+    .select((eb) => [
+      eb.val<Count['list']>('ratings').as('list'),
+      't.category',
+      'r.scope',
+      eb.val('').as('status'),
+      eb.cast<number>(eb.fn.countAll(), 'integer').as('n'),
+    ]);
+  const favourites = k
+    .selectFrom('user_title_state as st')
+    .innerJoin('title as t', 't.id', 'st.title_id')
+    .where('st.user_id', '=', userId)
+    .where((eb) => eb.ref('st.is_favourite'))
+    .groupBy(['t.category', 't.type'])
+    .select((eb) => [eb.val<Count['list']>('favourites').as('list'), 't.category', scopeOfTitle(eb).as('scope'), eb.val('').as('status'), eb.cast<number>(eb.fn.countAll(), 'integer').as('n')]);
+  const statuses = k
+    .selectFrom('user_title_state as st')
+    .innerJoin('title as t', 't.id', 'st.title_id')
+    .where('st.user_id', '=', userId)
+    .where('st.show_status', 'is not', null)
+    .groupBy(['t.category', 't.type', 'st.show_status'])
+    .select((eb) => [
+      eb.val<Count['list']>('statuses').as('list'),
+      't.category',
+      scopeOfTitle(eb).as('scope'),
+      // Never null here (the where above); the coalesce only types it as the count's status.
+      eb.fn.coalesce('st.show_status', eb.val('')).as('status'),
+      eb.cast<number>(eb.fn.countAll(), 'integer').as('n'),
+    ]);
+  await k
+    .insertInto('user_library_count')
+    .columns(['user_id', 'list', 'category', 'scope', 'status', 'n'])
+    .expression((eb) =>
+      eb
+        .selectFrom(ratings.unionAll(favourites).unionAll(statuses).as('c'))
+        .select((eb) => [eb.val(userId).as('user_id'), 'c.list', 'c.category', 'c.scope', 'c.status', 'c.n']),
+    )
+    .execute();
 }

@@ -90,7 +90,7 @@ export async function libraryPage(em: EntityManager, userId: string, list: Libra
   const rows = await libraryPageRows(em, userId, list, filters, pageWindow(page, pageSize));
   const first = rows[0];
   const counts: Record<Kind, number> = { movie: first?.count_movie ?? 0, show: first?.count_show ?? 0, anime: first?.count_anime ?? 0 };
-  const total = filters.type ? counts[filters.type] : counts.movie + counts.show + counts.anime;
+  const total = first?.total ?? 0;
   // A row with an id holds an item: its columns as the page's subquery types them (not null by the join).
   const items = rows.flatMap((r) => (r.id === null ? [] : [toItem(r as ItemRow)]));
   return { items, total, page, pageSize, hasMore: (page - 1) * pageSize + items.length < total, counts };

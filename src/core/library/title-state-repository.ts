@@ -122,33 +122,46 @@ export async function seasonExists(em: EntityManager, titleId: string, season: n
 
 // ---- favourites and statuses
 
-/** Marks a favourite (at `at`, default now); whether it changed (false when it was one already). */
-export async function markFavourite(tx: EntityManager, userId: string, titleId: string, at?: Date): Promise<boolean> {
-  const row = await db(tx)
-    .insertInto('user_title_state')
-    .values((eb) => ({ user_id: userId, title_id: titleId, is_favourite: true, favourited_at: at ?? eb.fn<Date>('now') }))
-    .onConflict((oc) =>
-      oc
-        .columns(['user_id', 'title_id'])
-        .doUpdateSet((eb) => ({ is_favourite: true, favourited_at: eb.ref('excluded.favourited_at'), updated_at: eb.fn<Date>('now') }))
-        .where((eb) => eb.not(eb.ref('user_title_state.is_favourite'))),
+// Each write that changes a favourite or a status answers the title's category and type, read by the
+// same statement: the lists' counts (figures/library-counts.ts) are kept by them.
+
+/** Marks a favourite (at `at`, default now); the title's category and type, undefined when it was one already. */
+export function markFavourite(tx: EntityManager, userId: string, titleId: string, at?: Date) {
+  return db(tx)
+    .with('changed', (k) =>
+      k
+        .insertInto('user_title_state')
+        .values((eb) => ({ user_id: userId, title_id: titleId, is_favourite: true, favourited_at: at ?? eb.fn<Date>('now') }))
+        .onConflict((oc) =>
+          oc
+            .columns(['user_id', 'title_id'])
+            .doUpdateSet((eb) => ({ is_favourite: true, favourited_at: eb.ref('excluded.favourited_at'), updated_at: eb.fn<Date>('now') }))
+            .where((eb) => eb.not(eb.ref('user_title_state.is_favourite'))),
+        )
+        .returning('title_id'),
     )
-    .returning('id')
+    .selectFrom('changed')
+    .innerJoin('title as t', 't.id', 'changed.title_id')
+    .select(['t.category', 't.type'])
     .executeTakeFirst();
-  return row !== undefined;
 }
 
-/** Unmarks a favourite; whether it was one. */
-export async function unmarkFavourite(tx: EntityManager, userId: string, titleId: string): Promise<boolean> {
-  const row = await db(tx)
-    .updateTable('user_title_state')
-    .set((eb) => ({ is_favourite: false, favourited_at: null, updated_at: eb.fn<Date>('now') }))
-    .where('user_id', '=', userId)
-    .where('title_id', '=', titleId)
-    .where((eb) => eb.ref('is_favourite'))
-    .returning('id')
+/** Unmarks a favourite; the title's category and type, undefined when it was not one. */
+export function unmarkFavourite(tx: EntityManager, userId: string, titleId: string) {
+  return db(tx)
+    .with('changed', (k) =>
+      k
+        .updateTable('user_title_state')
+        .set((eb) => ({ is_favourite: false, favourited_at: null, updated_at: eb.fn<Date>('now') }))
+        .where('user_id', '=', userId)
+        .where('title_id', '=', titleId)
+        .where((eb) => eb.ref('is_favourite'))
+        .returning('title_id'),
+    )
+    .selectFrom('changed')
+    .innerJoin('title as t', 't.id', 'changed.title_id')
+    .select(['t.category', 't.type'])
     .executeTakeFirst();
-  return row !== undefined;
 }
 
 /** Removes the title's state row when it holds neither a favourite nor a status. */
@@ -173,30 +186,46 @@ export function lockTitleStatus(tx: EntityManager, userId: string, titleId: stri
     .executeTakeFirst();
 }
 
-export async function clearShowStatus(tx: EntityManager, userId: string, titleId: string): Promise<void> {
-  await db(tx)
-    .updateTable('user_title_state')
-    .set((eb) => ({ show_status: null, show_status_set_by: null, show_status_at: null, updated_at: eb.fn<Date>('now') }))
-    .where('user_id', '=', userId)
-    .where('title_id', '=', titleId)
-    .execute();
+/** Clears the title's status; the title's category and type, undefined when it has no state row. */
+export function clearShowStatus(tx: EntityManager, userId: string, titleId: string) {
+  return db(tx)
+    .with('changed', (k) =>
+      k
+        .updateTable('user_title_state')
+        .set((eb) => ({ show_status: null, show_status_set_by: null, show_status_at: null, updated_at: eb.fn<Date>('now') }))
+        .where('user_id', '=', userId)
+        .where('title_id', '=', titleId)
+        .returning('title_id'),
+    )
+    .selectFrom('changed')
+    .innerJoin('title as t', 't.id', 'changed.title_id')
+    .select(['t.category', 't.type'])
+    .executeTakeFirst();
 }
 
 export async function setShowStatusSetBy(tx: EntityManager, userId: string, titleId: string, setBy: 'user' | 'auto'): Promise<void> {
   await db(tx).updateTable('user_title_state').set({ show_status_set_by: setBy }).where('user_id', '=', userId).where('title_id', '=', titleId).execute();
 }
 
-export async function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto'): Promise<void> {
-  await db(tx)
-    .insertInto('user_title_state')
-    .values((eb) => ({ user_id: userId, title_id: titleId, show_status: status, show_status_set_by: setBy, show_status_at: eb.fn<Date>('now') }))
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'title_id']).doUpdateSet((eb) => ({
-        show_status: eb.ref('excluded.show_status'),
-        show_status_set_by: eb.ref('excluded.show_status_set_by'),
-        show_status_at: eb.fn<Date>('now'),
-        updated_at: eb.fn<Date>('now'),
-      })),
+/** Sets the title's status; the title's category and type. */
+export function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto') {
+  return db(tx)
+    .with('changed', (k) =>
+      k
+        .insertInto('user_title_state')
+        .values((eb) => ({ user_id: userId, title_id: titleId, show_status: status, show_status_set_by: setBy, show_status_at: eb.fn<Date>('now') }))
+        .onConflict((oc) =>
+          oc.columns(['user_id', 'title_id']).doUpdateSet((eb) => ({
+            show_status: eb.ref('excluded.show_status'),
+            show_status_set_by: eb.ref('excluded.show_status_set_by'),
+            show_status_at: eb.fn<Date>('now'),
+            updated_at: eb.fn<Date>('now'),
+          })),
+        )
+        .returning('title_id'),
     )
-    .execute();
+    .selectFrom('changed')
+    .innerJoin('title as t', 't.id', 'changed.title_id')
+    .select(['t.category', 't.type'])
+    .executeTakeFirstOrThrow();
 }

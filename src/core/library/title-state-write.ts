@@ -7,6 +7,7 @@
 // always what a read would answer.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
+import { applyLibraryCounts, countDelta, favouriteCount, statusCount, type LibraryCountDelta } from '../figures/library-counts.ts';
 import { libraryItems, titleStateItems, type LibraryItem, type ShowStatus } from './library-items.ts';
 import {
   clearShowStatus,
@@ -72,14 +73,22 @@ export { lockTitleStates };
 
 /**
  * Marks or unmarks a favourite; the favourite item afterwards (null when not a favourite). No change, no
- * record. `at`: when it was marked (an import keeps the time it had elsewhere), default now.
+ * record. `at`: when it was marked (an import keeps the time it had elsewhere), default now. The
+ * favourites' count moves with the change (none when there is none).
  */
 export async function setFavourite(tx: EntityManager, userId: string, title: StateTitle, favourite: boolean, at?: Date): Promise<LibraryItem | null> {
   await lockTitleStates(tx, userId);
   if (favourite) {
-    if (await markFavourite(tx, userId, title.id, at)) await recordTitleState(tx, userId, title, { ratings: true });
+    const marked = await markFavourite(tx, userId, title.id, at);
+    if (marked) {
+      await applyLibraryCounts(tx, userId, [countDelta(favouriteCount(marked), 1)]);
+      await recordTitleState(tx, userId, title, { ratings: true });
+    }
   } else {
-    if (await unmarkFavourite(tx, userId, title.id)) {
+    const unmarked = await unmarkFavourite(tx, userId, title.id);
+    if (unmarked) {
+      await applyLibraryCounts(tx, userId, [countDelta(favouriteCount(unmarked), -1)]);
+      // A row without a favourite or a status is in no list: removing it moves no count.
       await dropEmptyState(tx, userId, title.id);
       await recordTitleState(tx, userId, title, { ratings: true, deleted: 'favourites' });
     }
@@ -90,14 +99,17 @@ export async function setFavourite(tx: EntityManager, userId: string, title: Sta
 
 /**
  * Sets (or with null clears) the title's status, by the user or by the automatic rules. Setting the
- * status it already has changes nothing but who set it. Answers whether the status changed.
+ * status it already has changes nothing but who set it. Answers whether the status changed. The statuses'
+ * counts move with the change: out of the old status's count, into the new one's.
  */
 export async function writeShowStatus(tx: EntityManager, userId: string, title: StateTitle, status: ShowStatus | null, setBy: 'user' | 'auto'): Promise<boolean> {
   await lockTitleStates(tx, userId);
+  // The row is locked until the end of the transaction: the status read here is the one replaced.
   const current = await lockTitleStatus(tx, userId, title.id);
   if (status === null) {
     if (!current?.show_status) return false;
-    await clearShowStatus(tx, userId, title.id);
+    const cleared = await clearShowStatus(tx, userId, title.id);
+    if (cleared) await applyLibraryCounts(tx, userId, [countDelta(statusCount(cleared, current.show_status), -1)]);
     await dropEmptyState(tx, userId, title.id);
     await recordTitleState(tx, userId, title, { ratings: true, deleted: 'show_status' });
     return true;
@@ -108,7 +120,10 @@ export async function writeShowStatus(tx: EntityManager, userId: string, title: 
     }
     return false;
   }
-  await storeShowStatus(tx, userId, title.id, status, setBy);
+  const stored = await storeShowStatus(tx, userId, title.id, status, setBy);
+  const deltas: LibraryCountDelta[] = [countDelta(statusCount(stored, status), 1)];
+  if (current?.show_status) deltas.push(countDelta(statusCount(stored, current.show_status), -1));
+  await applyLibraryCounts(tx, userId, deltas);
   await recordTitleState(tx, userId, title, { ratings: true });
   return true;
 }

@@ -76,6 +76,17 @@ export const UserRating = defineEntity({
         { name: 'id' },
       ],
     },
+    // The ratings page filtered by scope reads only that scope's ratings, in the page's order.
+    {
+      name: 'user_rating_user_scope_time',
+      properties: ['user', 'scope', 'updatedAt', 'id'],
+      columns: [
+        { name: 'user' },
+        { name: 'scope' },
+        { name: 'updatedAt', sort: 'DESC' },
+        { name: 'id' },
+      ],
+    },
   ],
   uniques: [
     {
@@ -134,6 +145,18 @@ export const UserTitleState = defineEntity({
       properties: ['user', 'showStatusAt', 'id'],
       columns: [
         { name: 'user' },
+        { name: 'showStatusAt', sort: 'DESC' },
+        { name: 'id' },
+      ],
+    },
+    // The statuses page filtered by status (the planning list is `planned`) reads only that status's rows.
+    {
+      name: 'user_title_state_status_lists',
+      where: 'show_status IS NOT NULL',
+      properties: ['user', 'showStatus', 'showStatusAt', 'id'],
+      columns: [
+        { name: 'user' },
+        { name: 'showStatus' },
         { name: 'showStatusAt', sort: 'DESC' },
         { name: 'id' },
       ],
