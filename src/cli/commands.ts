@@ -10,6 +10,7 @@ import { importCommand } from './import.ts';
 import { listFeatureCommand, listUnfeatureCommand } from './list-feature.ts';
 import { listImportCommand } from './list-import.ts';
 import { jobsStatusCommand } from './jobs-status.ts';
+import { statsRebuildCommand } from './stats-rebuild.ts';
 import { userCreateCommand } from './user-create.ts';
 import { userSetPasswordCommand } from './user-set-password.ts';
 import type { Command } from './command.ts';
@@ -33,6 +34,7 @@ export const commands: Record<string, Command> = {
   'list:import': listImportCommand,
   import: importCommand,
   'jobs:status': jobsStatusCommand,
+  'stats:rebuild': statsRebuildCommand,
   'db:serve': dbServeCommand,
 };
 

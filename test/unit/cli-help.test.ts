@@ -15,7 +15,7 @@ import { runCli } from '../helpers/cli.ts';
 
 const COMMANDS = [
   'migrate', 'catalog:import', 'user:create', 'user:set-password', 'app:create', 'app:activate', 'app:deactivate', 'app:rotate-secret',
-  'list:feature', 'list:unfeature', 'list:import', 'import', 'jobs:status', 'db:serve',
+  'list:feature', 'list:unfeature', 'list:import', 'import', 'jobs:status', 'stats:rebuild', 'db:serve',
 ];
 const PREFIX = 'usage: npm run --silent admin --';
 

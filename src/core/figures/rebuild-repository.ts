@@ -152,3 +152,21 @@ export function titleTotals(em: EntityManager, userId: string) {
     .where('f.user_id', '=', userId)
     .executeTakeFirstOrThrow();
 }
+
+/** How many users there are (the progress of a rebuild of everyone). */
+export async function userCount(em: EntityManager): Promise<number> {
+  const row = await db(em).selectFrom('app_user').select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n')).executeTakeFirstOrThrow();
+  return row.n;
+}
+
+/** The next `limit` user ids after `after` (null: from the first), in id order: a rebuild's batches. */
+export async function userIdsAfter(em: EntityManager, after: string | null, limit: number): Promise<string[]> {
+  const rows = await db(em)
+    .selectFrom('app_user')
+    .select('id')
+    .$if(after !== null, (q) => q.where('id', '>', after!))
+    .orderBy('id')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => r.id);
+}
