@@ -29,8 +29,8 @@ const WATCH_XP = `(10 * movies + 3 * episodes + 50 * (episodes >= 5)::int + 40 *
 const RATING_CHALLENGES = `(ratings >= 3)::int`;
 const RATING_XP = `(5 * ratings + 30 * (ratings >= 3)::int)`;
 
-/** Every existing user's figures from their rows, into the empty tables (exported for the test that compares them). */
-export const FILL_USER_FIGURES: readonly string[] = [
+/** Every existing user's figures from their rows, into the empty tables. */
+const FILL_USER_FIGURES: readonly string[] = [
   // Per title: entries, minutes, different episodes; then each show's completion window.
   `insert into user_title_figures (user_id, title_id, watches, minutes, episodes)
     select w.user_id, w.title_id, count(*)::int, sum(${MINUTES})::int, count(distinct w.episode_id)::int

@@ -69,7 +69,8 @@ export function writeRatingsQuery(k: Kysely<Tables>, userId: string, writes: Rat
                 // At most one (the target is unique). The limit keeps the planner from flattening the lookup
                 // into a join over all the user's ratings, and the order, the target index's own, has it take
                 // that index (user, title, scope) rather than another on the user alone and filter.
-                .orderBy(['u.season_number', 'u.episode_number'])
+                .orderBy('u.season_number')
+                .orderBy('u.episode_number')
                 .limit(1)
                 .as('u'),
             (join) => join.onTrue(),
@@ -145,5 +146,3 @@ export function writeRatingsQuery(k: Kysely<Tables>, userId: string, writes: Rat
       .orderBy('r.idx')
   );
 }
-
-export type WrittenRating = Awaited<ReturnType<ReturnType<typeof writeRatingsQuery>['execute']>>[number];
