@@ -48,7 +48,8 @@ const cases: Case[] = [
   {
     name: 'discover',
     paths: DISCOVERS.map((p) => `/api/public/v1/catalog/discover?${p}`),
-    statements: DISCOVERS.map((p) => statementOf(discoverQuery(offline, discoverInput.parse(Object.fromEntries(new URLSearchParams(p)))))),
+    // The schema takes numbers as a caller writes them (the REST facade reads the query text into numbers).
+    statements: DISCOVERS.map((p) => statementOf(discoverQuery(offline, discoverInput.parse(Object.fromEntries([...new URLSearchParams(p)].map(([k, v]) => [k, /^\d+$/.test(v) ? Number(v) : v])))))),
   },
 ];
 
