@@ -1,6 +1,6 @@
 // Shared pieces of the benchmarks: a catalog database of the demo size, the service in a child process,
 // latency statistics, and the bare-`pg` baseline runner.
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
@@ -62,7 +62,7 @@ export async function prepareCatalog(target: { databaseUrl?: string; dataDir: st
  * bloated indexes and stale statistics from earlier runs (a million-row change feed, say) change the
  * plans the next run measures (figures: docs/performance.md, 'Vacuum between benchmark runs').
  */
-async function vacuumAnalyze(url: string) {
+export async function vacuumAnalyze(url: string) {
   const c = new pg.Client({ connectionString: url });
   await c.connect();
   try {
@@ -181,10 +181,10 @@ export async function startService(env: Record<string, string>): Promise<Service
   };
 }
 
-/** One POST of `body` over `agent` (keep-alive): the answer's status and body. */
-export function post(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<{ status: number; body: string }> {
+/** One request over `agent` (keep-alive): the answer's status and body. */
+export function request(method: string, url: string, headers: Record<string, string>, body: string | undefined, agent: http.Agent): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
-    const req = http.request(url, { method: 'POST', agent, headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
+    const req = http.request(url, { method, agent, headers: body === undefined ? headers : { ...headers, 'content-length': String(Buffer.byteLength(body)) } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString('utf8') }));
@@ -193,6 +193,67 @@ export function post(url: string, headers: Record<string, string>, body: string,
     req.on('error', reject);
     req.end(body);
   });
+}
+
+/** One POST of `body` over `agent` (keep-alive): the answer's status and body. */
+export function post(url: string, headers: Record<string, string>, body: string, agent: http.Agent): Promise<{ status: number; body: string }> {
+  return request('POST', url, headers, body, agent);
+}
+
+// CPU accounting: on a machine this small the question is where a request's CPU goes (the server, its
+// PostgreSQL backends, the load generator itself), which throughput alone cannot tell on shared cores.
+
+/**
+ * A process's CPU time so far in ms: the sum of its threads' run time (Linux /proc/<pid>/task/<tid>/
+ * schedstat, in ns). utime + stime of /proc/<pid>/stat count in 10 ms ticks, too coarse for a few
+ * requests of a millisecond; a thread that ended is no longer counted (the service's threads live as long
+ * as it does, a PostgreSQL backend has one).
+ */
+export function processCpuMs(pid: number): number {
+  let ns = 0;
+  for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
+    try {
+      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+    } catch {
+      // the thread ended meanwhile
+    }
+  }
+  return ns / 1e6;
+}
+
+/** The PostgreSQL backend pids serving the connections of process `pid`. */
+export async function backendsOf(db: Database, pid: number): Promise<number[]> {
+  const ports = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :5432 )'], { encoding: 'utf8' })
+    .split('\n')
+    .filter((l) => l.includes(`pid=${pid},`))
+    .map((l) => Number(l.trim().split(/\s+/)[2]!.split(':').pop()));
+  if (!ports.length) return [];
+  const rows = await query<{ pid: number }>(db.orm.em.fork(), { text: `select pid from pg_stat_activity where client_port = any($1::int[])`, params: [ports] });
+  return rows.map((r) => r.pid);
+}
+
+/** CPU ms so far of a server process, of each of its PostgreSQL backends, and of this process. */
+export type CpuMark = { server: number; backends: Map<number, number>; self: number };
+
+/** The CPU mark of `serverPid` (null where /proc cannot tell: not Linux, or the process is gone). */
+export async function cpuMark(db: Database, serverPid: number | undefined): Promise<CpuMark | null> {
+  if (!serverPid || !fs.existsSync(`/proc/${serverPid}/stat`)) return null;
+  try {
+    const backends = new Map<number, number>();
+    for (const p of await backendsOf(db, serverPid)) backends.set(p, processCpuMs(p));
+    const u = process.cpuUsage();
+    return { server: processCpuMs(serverPid), backends, self: (u.user + u.system) / 1000 };
+  } catch {
+    return null;
+  }
+}
+
+/** CPU ms between two marks: of the server, of its PostgreSQL backends together, of this process. */
+export function cpuBetween(from: CpuMark, to: CpuMark): { server: number; backends: number; self: number } {
+  let backends = 0;
+  // Backends opened in between count from zero; those closed in between are lost (the pool keeps them).
+  for (const [pid, ms] of to.backends) backends += ms - (from.backends.get(pid) ?? 0);
+  return { server: to.server - from.server, backends, self: to.self - from.self };
 }
 
 /** SIGTERM and wait for the exit (at once when the child has already exited). */

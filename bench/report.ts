@@ -22,6 +22,9 @@ export type Value = { label: string; value: string };
 
 export type Target = { issue: number; target: string; measured: string; met: boolean; /** By how much it is missed. */ miss?: string };
 
+/** A table of the benchmark's own (first column left-aligned, the others right-aligned), with a line above it. */
+export type Table = { caption: string; header: string[]; rows: string[][] };
+
 /** The same endpoint at two data sizes (10x apart). */
 export type Growth = { endpoint: string; unit: string; small: { size: number; figures: Figures }; large: { size: number; figures: Figures } };
 
@@ -33,14 +36,15 @@ export type Section = {
   values: Value[];
   targets: Target[];
   growth: Growth[];
+  tables: Table[];
   /** Filled by run.ts: the highest RSS and heap used of the service processes during this benchmark, and its wall time. */
   peakRssMiB?: number | null;
   peakHeapUsedMiB?: number | null;
   seconds?: number;
 };
 
-export function section(title: string, setup: string, parts: Partial<Pick<Section, 'measures' | 'values' | 'targets' | 'growth'>>): Section {
-  return { title, setup, measures: parts.measures ?? [], values: parts.values ?? [], targets: parts.targets ?? [], growth: parts.growth ?? [] };
+export function section(title: string, setup: string, parts: Partial<Pick<Section, 'measures' | 'values' | 'targets' | 'growth' | 'tables'>>): Section {
+  return { title, setup, measures: parts.measures ?? [], values: parts.values ?? [], targets: parts.targets ?? [], growth: parts.growth ?? [], tables: parts.tables ?? [] };
 }
 
 const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
@@ -213,6 +217,7 @@ export function renderMarkdown(run: Run): string {
     for (const v of s.values) out.push(`- ${v.label}: ${v.value}`);
     if (s.values.length) out.push('');
     if (s.growth.length) out.push(...growthTable(s.growth), '');
+    for (const t of s.tables) out.push(t.caption, '', `| ${t.header.join(' | ')} |`, `|${t.header.map((_, i) => (i ? '---:' : '---')).join('|')}|`, ...t.rows.map((r) => `| ${r.join(' | ')} |`), '');
   }
   if (run.failures.length) {
     out.push('## Benchmarks that failed in this run', '');

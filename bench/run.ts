@@ -12,6 +12,7 @@ import path from 'node:path';
 import { authSection, benchAuth, printAuth } from './auth.ts';
 import { benchCatalog, catalogSection, printCatalog } from './catalog.ts';
 import { benchCollection, collectionSection, printCollection } from './collection.ts';
+import { benchGrowth, growthSection, printGrowth } from './growth.ts';
 import { benchImport, importSection, printImport } from './import.ts';
 import { benchLibrary, librarySection, printLibrary } from './library.ts';
 import { benchLimits, limitsSection, printLimits } from './limits.ts';
@@ -51,6 +52,7 @@ const benches: Bench[] = [
   bench('playback', 'Playback', benchPlayback, printPlayback, playbackSection),
   bench('sync', 'Sync', benchSync, printSync, syncSection),
   bench('import', 'Import', benchImport, printImport, importSection),
+  bench('growth', 'Growth', benchGrowth, printGrowth, growthSection),
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);
@@ -88,7 +90,7 @@ for (const b of benches) {
 machine.loadEnd = os.loadavg();
 
 const env: Record<string, string> = {};
-for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS', 'BENCH_GROWTH_SIZES']) if (process.env[k]) env[k] = process.env[k]!;
 const report = renderMarkdown({
   machine,
   sections,

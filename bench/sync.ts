@@ -11,9 +11,7 @@
 // 2. GET /me/sync/changes pages of 500 for users with 10,000, 100,000 and 1,000,000 change-log rows
 //    (BENCH_SYNC_FEED_SIZES; written in transactions of 1,000 rows), from cursors spread over each
 //    user's log. Target: p99 at 1,000,000 rows no worse than at 10,000.
-import { execFileSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import os from 'node:os';
 import { createUser } from '../src/core/accounts/service.ts';
@@ -26,7 +24,7 @@ import type { WatchInput } from '../src/core/library/history-write.ts';
 import { feedParams } from '../src/core/sync/changes.ts';
 import { IDEMPOTENCY_TTL_MS, lockName } from '../src/core/sync/idempotency.ts';
 import { encodeFeedCursor } from '../src/core/sync/feed-cursor.ts';
-import { benchDatabaseUrl, type Figures, formatRow, loadPaths, percentile, post, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
+import { benchDatabaseUrl, cpuBetween, cpuMark, type CpuMark, type Figures, formatRow, loadPaths, percentile, post, prepareCatalog, startService, tempDataDir, tokenIssuer } from './lib.ts';
 import { atLeast, atMost, section, type Growth, type Measure, type Section, type Target } from './report.ts';
 import { CLAIM_LOCK, insertWatchesStatement, lockUserHistoryStatement, probeWatchesStatement, READ_RECORD, RECORD_RESULT, RESOLVE_BY_MOVIE_DB_ID } from './statements.ts';
 
@@ -67,46 +65,10 @@ export type SyncBench = {
   feed: Array<{ rows: number; figures: Figures }>;
 };
 
-// CPU accounting: on a machine this small the question is where each batch's CPU goes (the server, its
-// PostgreSQL backends, the load generator itself), which throughput alone cannot tell on shared cores.
-const TICK_MS = 1000 / 100; // USER_HZ
-
-function procTicks(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(f[11]) + Number(f[12]); // utime + stime
-}
-
-/** The PostgreSQL backend pids serving the connections of process `pid`. */
-async function backendsOf(db: Database, pid: number): Promise<number[]> {
-  const ports = execFileSync('ss', ['-tnpH', 'state', 'established', '( dport = :5432 )'], { encoding: 'utf8' })
-    .split('\n')
-    .filter((l) => l.includes(`pid=${pid},`))
-    .map((l) => Number(l.trim().split(/\s+/)[2]!.split(':').pop()));
-  if (!ports.length) return [];
-  const rows = await query<{ pid: number }>(db.orm.em.fork(), { text: `select pid from pg_stat_activity where client_port = any($1::int[])`, params: [ports] });
-  return rows.map((r) => r.pid);
-}
-
-type CpuMark = { server: number; backends: Map<number, number>; self: number };
-
-async function cpuMark(db: Database, serverPid: number | undefined): Promise<CpuMark | null> {
-  if (!serverPid || !fs.existsSync(`/proc/${serverPid}/stat`)) return null;
-  try {
-    const backends = new Map((await backendsOf(db, serverPid)).map((p) => [p, procTicks(p)]));
-    const u = process.cpuUsage();
-    return { server: procTicks(serverPid), backends, self: (u.user + u.system) / 1000 };
-  } catch {
-    return null;
-  }
-}
-
 function cpuPerBatch(from: CpuMark | null, to: CpuMark | null, batches: number): CpuPerBatch {
   if (!from || !to || !batches) return null;
-  let backends = 0;
-  // Backends opened during the run count from zero; those closed during it are lost (the pool keeps them).
-  for (const [pid, ticks] of to.backends) backends += ticks - (from.backends.get(pid) ?? 0);
-  return { server: ((to.server - from.server) * TICK_MS) / batches, backends: (backends * TICK_MS) / batches, loadGenerator: (to.self - from.self) / batches };
+  const c = cpuBetween(from, to);
+  return { server: c.server / batches, backends: c.backends / batches, loadGenerator: c.self / batches };
 }
 
 // Items are numbered across runs (warm-up included) so every one is a watch not sent before. Two hours
