@@ -3,7 +3,7 @@
 // consecutive days with an entry (user_streak_run). A change reads only the days of the weeks it touches
 // and the runs next to the days it turns on or off, never the whole history.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { totals } from '../profile/challenges.ts';
+import { totals, type WeekActivity } from '../profile/challenges.ts';
 import { dayRows, deleteDays, deleteRuns, insertRuns, runsAround, activeDaysBetween, upsertDays, type DayRow } from './days-repository.ts';
 import { lockTitleStates } from './lock.ts';
 import { addUserFigures } from './totals.ts';
@@ -28,11 +28,8 @@ export const weekOf = (day: string) => {
 };
 const weekDays = (monday: string) => Array.from({ length: 7 }, (_, i) => dayOf(dayMs(monday) + i * DAY_MS));
 
-/** What a week adds to the totals of user_figures: challenges and XP, counting everything, only entries, only ratings. */
-export type WeekScore = { challenges: number; xp: number; watch_challenges: number; watch_xp: number; rating_challenges: number; rating_xp: number };
-
-/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days, in each view. */
-export function weekScore(days: readonly DayFigures[]): WeekScore {
+/** What the days of a week add up to for the weekly challenges (a day with an entry is an active day). */
+export function weekActivity(days: readonly DayFigures[]): WeekActivity {
   const week = { movies: 0, episodes: 0, ratings: 0, activeDays: 0 };
   for (const d of days) {
     week.movies += d.movies;
@@ -40,6 +37,15 @@ export function weekScore(days: readonly DayFigures[]): WeekScore {
     week.ratings += d.ratings;
     if (d.watches > 0) week.activeDays++;
   }
+  return week;
+}
+
+/** What a week adds to the totals of user_figures: challenges and XP, counting everything, only entries, only ratings. */
+export type WeekScore = { challenges: number; xp: number; watch_challenges: number; watch_xp: number; rating_challenges: number; rating_xp: number };
+
+/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days, in each view. */
+export function weekScore(days: readonly DayFigures[]): WeekScore {
+  const week = weekActivity(days);
   const all = totals([week]);
   const watches = totals([{ ...week, ratings: 0 }]);
   const ratings = totals([{ movies: 0, episodes: 0, activeDays: 0, ratings: week.ratings }]);

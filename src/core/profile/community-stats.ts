@@ -4,7 +4,7 @@
 // rows after `now` (logged ahead of the clock); never from the whole history.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ProfilePart } from '../actor-visibility.ts';
-import { addScores, dayMs, dayOf, utcDayOf, weekOf, weekScore, type DayFigures, type WeekScore } from '../figures/days.ts';
+import { addScores, dayMs, dayOf, utcDayOf, weekActivity, weekOf, weekScore, type DayFigures, type WeekScore } from '../figures/days.ts';
 import { runAtOrBefore } from '../figures/read.ts';
 import { userFigures } from '../figures/totals.ts';
 import { judgeWeek } from './challenges.ts';
@@ -95,14 +95,7 @@ async function genresAsOfNow(em: EntityManager, userId: string, month: string, l
 type Parts = { streak: number; month: DayFigures; genres: [string, number][]; challenges: number; xp: number };
 
 function statsOf(week: DayFigures[], p: Parts): CommunityStats {
-  const activity = { movies: 0, episodes: 0, ratings: 0, activeDays: 0 };
-  for (const d of week) {
-    activity.movies += d.movies;
-    activity.episodes += d.episodes;
-    activity.ratings += d.ratings;
-    if (d.watches > 0) activity.activeDays++;
-  }
-  const challenges = judgeWeek(activity);
+  const challenges = judgeWeek(weekActivity(week));
   const genreTotal = p.genres.reduce((sum, [, n]) => sum + n, 0);
   return {
     streak: p.streak,
