@@ -4,7 +4,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
 import { entryMinutes } from '../library/history-repository.ts';
-import type { WatchRowChange } from './watches.ts';
 
 type ChangeRow = { idx: number; title_id: string; episode_id: string | null; runtime_minutes: number | null };
 
@@ -12,7 +11,7 @@ type ChangeRow = { idx: number; title_id: string; episode_id: string | null; run
  * Per change (by its index): its title's type and genres, and its minutes (as logged, else the episode's,
  * else the title's, the rule of every total of watched time).
  */
-export function watchFacts(em: EntityManager, changes: readonly WatchRowChange[]) {
+export function watchFacts(em: EntityManager, changes: readonly { titleId: string; episodeId: string | null; runtimeMinutes: number | null }[]) {
   const rows: ChangeRow[] = changes.map((c, idx) => ({ idx, title_id: c.titleId, episode_id: c.episodeId, runtime_minutes: c.runtimeMinutes }));
   return db(em)
     // Named `w` like an entry, so the minutes are entryMinutes' own expression.
