@@ -3,7 +3,7 @@
 // consecutive days with an entry (user_streak_run). A change reads only the days of the weeks it touches
 // and the runs next to the days it turns on or off, never the whole history.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { totals, type WeekActivity } from '../profile/challenges.ts';
+import { totals, type WeekActivity } from './challenges.ts';
 import { dayRows, deleteDays, deleteRuns, insertRuns, runsAround, activeDaysBetween, upsertDays, type DayRow } from './days-repository.ts';
 import { lockTitleStates } from './lock.ts';
 import { addUserFigures } from './totals.ts';
@@ -43,7 +43,7 @@ export function weekActivity(days: readonly DayFigures[]): WeekActivity {
 /** What a week adds to the totals of user_figures: challenges and XP, counting everything, only entries, only ratings. */
 export type WeekScore = { challenges: number; xp: number; watch_challenges: number; watch_xp: number; rating_challenges: number; rating_xp: number };
 
-/** A week's challenges completed and XP (the rules of profile/challenges.ts), from its days, in each view. */
+/** A week's challenges completed and XP (the rules of challenges.ts), from its days, in each view. */
 export function weekScore(days: readonly DayFigures[]): WeekScore {
   const week = weekActivity(days);
   const all = totals([week]);

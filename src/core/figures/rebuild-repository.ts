@@ -2,7 +2,7 @@
 // the test that compares every kept figure with the rows.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
-import { entryMinutes } from '../library/history-repository.ts';
+import { entryMinutes } from './minutes.ts';
 import { userFigures } from './totals.ts';
 
 const FIGURE_TABLES = ['user_figures', 'user_title_figures', 'user_day_figures', 'user_month_genre', 'user_streak_run'] as const;

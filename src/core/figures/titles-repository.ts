@@ -4,7 +4,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
-import { minutesWatched } from '../library/history-repository.ts';
+import { minutesWatched } from './minutes.ts';
 
 export type TitleFiguresRow = { title_id: string; watches: number; minutes: number; episodes: number; completed_from: string | null; completed_until: string | null };
 

@@ -3,7 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
-import { entryMinutes } from '../library/history-repository.ts';
+import { entryMinutes } from './minutes.ts';
 
 type ChangeRow = { idx: number; title_id: string; episode_id: string | null; runtime_minutes: number | null };
 

@@ -9,16 +9,6 @@ import { jsonb } from '../db/json.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 
-// Over watches `w` with their episode `e` (left-joined) and title `t`.
-const wet = expressionBuilder<{ w: Tables['watch_history']; e: Tables['episode']; t: Tables['title'] }, 'w' | 'e' | 't'>();
-/** An entry's minutes: as logged, else its episode's, else its title's (0 when none is known). */
-export const entryMinutes = wet.fn.coalesce('w.runtime_minutes', 'e.runtime_minutes', 't.runtime_minutes', 't.episode_run_time_minutes', wet.lit(0));
-/**
- * Minutes watched over the rows (int8 text; 0 for none), each entry's as entryMinutes counts it: the one
- * rule for every total of watched time (profile, stats, trophies, the kept figures).
- */
-export const minutesWatched = wet.cast<string>(wet.fn.coalesce(wet.fn.sum(entryMinutes), wet.lit(0)), 'bigint');
-
 // ---- entries as read
 
 /** An episode has aired from its air date (UTC); an episode without a date counts as aired. */

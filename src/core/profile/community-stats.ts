@@ -7,7 +7,7 @@ import type { ProfilePart } from '../actor-visibility.ts';
 import { addScores, dayMs, dayOf, utcDayOf, weekActivity, weekOf, weekScore, type DayFigures, type WeekScore } from '../figures/days.ts';
 import { runAtOrBefore } from '../figures/read.ts';
 import { userFigures } from '../figures/totals.ts';
-import { judgeWeek } from './challenges.ts';
+import { judgeWeek } from '../figures/challenges.ts';
 import type { CommunityStats } from './schemas.ts';
 import { daysFrom, entriesBetween, monthGenreCounts, ratingsBetween } from './stats-repository.ts';
 

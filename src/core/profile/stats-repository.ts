@@ -3,7 +3,7 @@
 // allowance; a pinned clock in tests), which the figures count but "now" does not yet.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
-import { entryMinutes } from '../library/history-repository.ts';
+import { entryMinutes } from '../figures/minutes.ts';
 
 /** The user's day rows from `from` on (days after today are only those logged ahead of the clock). */
 export function daysFrom(em: EntityManager, userId: string, from: string) {

@@ -1,7 +1,6 @@
 // The weekly challenges (community statistics) and the XP formula. A week is an ISO week in UTC (Monday
-// 00:00 to the next Monday). Every week of a user's history is judged by the same rules, so the total of
-// completed challenges is computed from history, not stored.
-import type { WeeklyChallenge } from './schemas.ts';
+// 00:00 to the next Monday). Every week of a user's history is judged by the same rules; the totals over
+// every week are kept on write (days.ts).
 
 /** What the user did in one ISO week. */
 export type WeekActivity = { movies: number; episodes: number; ratings: number; activeDays: number };
@@ -18,7 +17,10 @@ const WEEKLY_CHALLENGES: readonly Challenge[] = [
 /** XP per watch and per rating, besides challenge rewards. */
 const XP = { movie: 10, episode: 3, rating: 5 } as const;
 
-export function judgeWeek(week: WeekActivity): WeeklyChallenge[] {
+/** A challenge as judged for one week (the shape of community statistics' weeklyChallenges). */
+type JudgedChallenge = Omit<Challenge, 'measure'> & { progress: number; completed: boolean };
+
+export function judgeWeek(week: WeekActivity): JudgedChallenge[] {
   return WEEKLY_CHALLENGES.map(({ measure, ...c }) => ({ ...c, progress: Math.min(week[measure], c.target), completed: week[measure] >= c.target }));
 }
 
