@@ -44,7 +44,6 @@ const weeklyChallenge = z
     completed: z.boolean(),
   })
   .meta({ id: 'WeeklyChallenge' });
-export type WeeklyChallenge = z.infer<typeof weeklyChallenge>;
 
 export const communityStats = z
   .object({
