@@ -87,8 +87,9 @@ export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: 
   const flipped: string[] = [];
   for (const [day, d] of touched) {
     const old = before.get(day) ?? ZERO;
-    const now = Object.fromEntries(FIELDS.map((f) => [f, old[f] + d[f]])) as DayFigures;
-    if (FIELDS.some((f) => now[f] < 0)) throw new Error(`figures of ${day} would fall below zero`);
+    // Never below zero, and never a refused write: a day can only fall short after the catalog changed a
+    // runtime under the kept minutes (a delete then takes away the new runtime); stats:rebuild repairs it.
+    const now = Object.fromEntries(FIELDS.map((f) => [f, Math.max(0, old[f] + d[f])])) as DayFigures;
     after.set(day, now);
     if (old.watches > 0 !== now.watches > 0) flipped.push(day);
   }
