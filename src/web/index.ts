@@ -1,4 +1,4 @@
-// The website as the HTTP app mounts it: the account pages under /account (the hub, sign-in and
+// The website as the HTTP app mounts it: the first-party web app at / (app-files.ts), the account pages under /account (the hub, sign-in and
 // sign-out, connected apps, the export, imports, sign-up, and the developer apps when APP_REGISTRATION
 // is open). It stands on the authorization server: the browser's session is the provider's (one sign-in),
 // and its cookies and form tokens are signed with the provider's cookie key.
@@ -11,6 +11,7 @@ import type { OAuth } from '../oauth/index.ts';
 import { signUpLink } from '../oauth/sign-up-handoff.ts';
 import { strictRouter } from '../rest/routing.ts';
 import { accountRoutes } from './account/account.ts';
+import { appFiles } from './app-files.ts';
 import { accountExportRoutes } from './account/account-export.ts';
 import { developerAppRoutes } from './account/developer-apps.ts';
 import { importRoutes } from './account/imports.ts';
@@ -26,6 +27,7 @@ export function webRoutes(deps: { orm: MikroORM; config: Config; log: Logger; li
   router.use(accountExportRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
   router.use(signUpRoutes({ orm, provider, limits, key, secure, open: signups }));
   router.use(importRoutes({ orm, provider, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));
+  router.use(appFiles({ imageBaseUrl: config.imageBaseUrl }));
   if (config.appRegistration) router.use(developerAppRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
   return router;
 }

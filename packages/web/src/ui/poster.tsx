@@ -1,0 +1,30 @@
+// A title's poster. Posters come from the service's image base; while one loads, and when it cannot load
+// (or the title has none), a block in the title's own colour with its name stands in, so a row of
+// posters never shows broken images.
+import { useState } from 'react';
+
+export type PosterTitle = { name: string; posterUrl?: string | undefined; posterColor?: string | undefined };
+
+/** Black or white, whichever reads better on `hex` (one of them always reaches 4.5:1). */
+function textOn(hex: string): string {
+  const [r, g, b] = [1, 3, 5].map((i) => {
+    const c = parseInt(hex.slice(i, i + 2), 16) / 255;
+    return c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  const luminance = 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  return (luminance + 0.05) / 0.05 >= 1.05 / (luminance + 0.05) ? '#000' : '#fff';
+}
+
+export function Poster({ title, size = 'md' }: { title: PosterTitle; size?: 'sm' | 'md' | 'lg' }) {
+  const [failed, setFailed] = useState(false);
+  const colour = /^#[0-9a-f]{6}$/i.test(title.posterColor ?? '') ? title.posterColor! : '#5a6273';
+  const style = { backgroundColor: colour, color: textOn(colour) };
+  if (!title.posterUrl || failed) {
+    return (
+      <div className={`poster poster-${size} poster-placeholder`} style={style} aria-hidden="true">
+        <span>{title.name}</span>
+      </div>
+    );
+  }
+  return <img className={`poster poster-${size}`} style={style} src={title.posterUrl} alt="" loading="lazy" decoding="async" onError={() => setFailed(true)} />;
+}

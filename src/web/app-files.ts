@@ -1,0 +1,72 @@
+// The first-party web app's files (packages/web, built into its dist/ by `npm install`): the hashed
+// scripts and styles under /assets with immutable caching (a new build has new names), and the app's
+// page for each of its URLs, never cached, with the image base filled in and a Content-Security-Policy
+// that lets it load scripts and styles from this origin only, talk only to this origin, and show images
+// from here and from IMAGE_BASE_URL. Other paths are left to the routes after this one (the API's 404).
+import fs from 'node:fs';
+import path from 'node:path';
+import express, { type Router } from 'express';
+import { escapeHtml, htmlPageHeaders } from '../oauth/pages/layout.ts';
+import { strictRouter } from '../rest/routing.ts';
+
+const DIST = path.resolve(import.meta.dirname, '../../packages/web/dist');
+
+/** The app's URLs (its router's paths, packages/web/src/app.tsx), and the sign-in's return. */
+export const APP_PATHS = [
+  '/',
+  '/auth/callback',
+  '/title/:type/:id',
+  '/history',
+  '/lists',
+  '/lists/:id',
+  '/watchlist',
+  '/collection',
+  '/calendar',
+  '/stats',
+  '/notifications',
+  '/settings',
+  '/u/:username',
+];
+
+const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+function appPage(imageBaseUrl: string): string | undefined {
+  let html: string;
+  try {
+    html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
+  } catch {
+    return undefined;
+  }
+  return html.replace('<meta name="image-base" content="">', `<meta name="image-base" content="${escapeHtml(imageBaseUrl)}">`);
+}
+
+const NOT_BUILT = `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Media Tracker</title></head>
+<body><main><h1>The web app is not built</h1><p>Run <code>npm install</code> in the service's folder, which builds it, and start the service again. The account pages are at <a href="/account">/account</a>.</p></main></body></html>`;
+
+export function appFiles(opts: { imageBaseUrl: string }): Router {
+  const r = strictRouter();
+  const page = appPage(opts.imageBaseUrl);
+  const imageOrigin = new URL(opts.imageBaseUrl).origin;
+  const headers = htmlPageHeaders(
+    `default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data: ${imageOrigin}; connect-src 'self'; manifest-src 'self'; form-action 'self'`,
+  );
+  for (const route of APP_PATHS) {
+    r.get(route, (_req, res) => {
+      if (page === undefined) return void res.status(503).set(headers).send(NOT_BUILT);
+      res.set(headers).send(page);
+    });
+  }
+  r.use(
+    '/assets',
+    express.static(path.join(DIST, 'assets'), {
+      index: false,
+      fallthrough: true,
+      cacheControl: false,
+      setHeaders: (res) => {
+        res.setHeader('Cache-Control', IMMUTABLE);
+        res.setHeader('X-Content-Type-Options', 'nosniff');
+      },
+    }),
+  );
+  return r;
+}
