@@ -29,6 +29,9 @@ async function go(page: Page, path: string, heading: string | RegExp): Promise<v
   await page.getByRole('heading', { level: 1, name: heading }).waitFor();
 }
 
+/** The state a change leads to, waited for (as long as a loaded machine may take; the default second is too short). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 30_000 });
+
 const pressed = (page: Page, name: string) => page.getByRole('button', { name, exact: true }).getAttribute('aria-pressed');
 
 describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
@@ -58,9 +61,9 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
 
   it('a movie page shows the title and passes the page checks, also with its disclosures open', async () => {
     await go(page, MOVIE, 'Spirited Away');
-    await expect.poll(() => page.getByRole('list', { name: 'Genres' }).getByText('Animation').count()).toBe(1);
-    await expect.poll(() => page.getByText('Not watched yet.').count()).toBe(1);
-    await expect.poll(() => page.getByRole('list', { name: 'Similar titles' }).getByRole('link').count()).toBeGreaterThan(0);
+    await eventually(() => page.getByRole('list', { name: 'Genres' }).getByText('Animation').count()).toBe(1);
+    await eventually(() => page.getByText('Not watched yet.').count()).toBe(1);
+    await eventually(() => page.getByRole('list', { name: 'Similar titles' }).getByRole('link').count()).toBeGreaterThan(0);
     await expectGoodPage(page);
     await page.getByText('Mark as watched at a date').click();
     await page.getByText('Add to list').click();
@@ -96,9 +99,9 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     expect(aired.length).toBeGreaterThan(1);
 
     await page.getByRole('button', { name: 'Episodes of season 1' }).click();
-    await expect.poll(() => page.getByRole('button', { name: 'Episodes of season 1' }).getAttribute('aria-expanded')).toBe('true');
+    await eventually(() => page.getByRole('button', { name: 'Episodes of season 1' }).getAttribute('aria-expanded')).toBe('true');
     const episodes = page.getByRole('list', { name: 'Episodes of season 1' });
-    await expect.poll(() => episodes.getByRole('listitem').count()).toBe(season.episodes.length);
+    await eventually(() => episodes.getByRole('listitem').count()).toBe(season.episodes.length);
     // Only aired episodes can be marked.
     expect(await episodes.getByRole('button', { name: /^Mark S1 E\d+ as watched$/ }).count()).toBe(aired.length);
     expect(await episodes.getByText('Not aired yet').count()).toBe(season.episodes.length - aired.length);
@@ -106,37 +109,37 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
 
     await page.getByRole('button', { name: 'Mark S1 E1 as watched' }).click();
     await page.getByRole('button', { name: 'Unmark S1 E1 as watched' }).waitFor();
-    await expect.poll(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[])[0]!.watched).toBe(true);
-    await expect.poll(() => page.getByText(`1 of ${aired.length} aired watched`).count()).toBe(1);
+    await eventually(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[])[0]!.watched).toBe(true);
+    await eventually(() => page.getByText(`1 of ${aired.length} aired watched`).count()).toBe(1);
 
     // Its watch can be removed once the service has given its id.
-    await expect.poll(() => page.getByRole('button', { name: 'Unmark S1 E1 as watched' }).getAttribute('aria-disabled')).toBe(null);
+    await eventually(() => page.getByRole('button', { name: 'Unmark S1 E1 as watched' }).getAttribute('aria-disabled')).toBe(null);
     await page.getByRole('button', { name: 'Unmark S1 E1 as watched' }).click();
     await page.getByRole('button', { name: 'Mark S1 E1 as watched' }).waitFor();
-    await expect.poll(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[])[0]!.watched).toBe(false);
+    await eventually(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[])[0]!.watched).toBe(false);
 
     await page.getByRole('button', { name: 'Mark season 1 as watched' }).click();
-    await expect.poll(() => episodes.getByRole('button', { name: /^Unmark S1 E\d+ as watched$/ }).count()).toBe(aired.length);
-    await expect.poll(() => page.getByText(`${aired.length} of ${aired.length} aired watched`).count()).toBe(1);
+    await eventually(() => episodes.getByRole('button', { name: /^Unmark S1 E\d+ as watched$/ }).count()).toBe(aired.length);
+    await eventually(() => page.getByText(`${aired.length} of ${aired.length} aired watched`).count()).toBe(1);
     // The page shows the change before the service has made it: the service's state is waited for.
-    await expect.poll(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[]).map((e) => e.watched)).toEqual(season.episodes.map((e) => e.aired));
+    await eventually(async () => ((await api('GET', `${SHOW}/seasons/1`)).episodes as { watched: boolean }[]).map((e) => e.watched)).toEqual(season.episodes.map((e) => e.aired));
   });
 
   it('marks a movie as watched now and at a date', async () => {
     await go(page, MOVIE, 'Spirited Away');
     const before = Date.now();
     await page.getByRole('button', { name: 'Mark as watched', exact: true }).click();
-    await expect.poll(() => page.getByText(/^Watched once, last on /).count()).toBe(1);
+    await eventually(() => page.getByText(/^Watched once, last on /).count()).toBe(1);
 
     const details = page.locator('details', { hasText: 'Mark as watched at a date' });
     if ((await details.getAttribute('open')) === null) await page.getByText('Mark as watched at a date').click();
     await page.getByLabel('Watched at').fill('2024-05-01T20:30');
     await page.getByRole('button', { name: 'Save watch' }).click();
-    await expect.poll(() => page.getByText(/^Watched 2 times, last on /).count()).toBe(1);
+    await eventually(() => page.getByText(/^Watched 2 times, last on /).count()).toBe(1);
 
     const dated = await page.evaluate(() => new Date('2024-05-01T20:30').toISOString());
     const watches = async () => ((await api('GET', '/me/history?type=movie')).items as { movieDbId: number; watchedAt: string }[]).filter((h) => h.movieDbId === SPIRITED_AWAY);
-    await expect.poll(async () => (await watches()).length).toBe(2);
+    await eventually(async () => (await watches()).length).toBe(2);
     const mine = await watches();
     expect(mine.map((h) => h.watchedAt)).toContain(dated);
     expect(Date.parse(mine.find((h) => h.watchedAt !== dated)!.watchedAt)).toBeGreaterThanOrEqual(before - 60_000);
@@ -145,21 +148,21 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
   it('rates, favourites, sets a show status', async () => {
     await go(page, MOVIE, 'Spirited Away');
     await page.getByLabel('Rating').selectOption('8');
-    await expect.poll(async () => ((await api('GET', MOVIE)).interaction as { rating: number | null }).rating).toBe(8);
+    await eventually(async () => ((await api('GET', MOVIE)).interaction as { rating: number | null }).rating).toBe(8);
     await page.getByLabel('Rating').selectOption('');
-    await expect.poll(async () => ((await api('GET', MOVIE)).interaction as { rating: number | null }).rating).toBe(null);
+    await eventually(async () => ((await api('GET', MOVIE)).interaction as { rating: number | null }).rating).toBe(null);
     expect(await page.getByLabel('Rating').locator('option').count()).toBe(11);
 
-    await expect.poll(() => pressed(page, 'Favourite')).toBe('false');
+    await eventually(() => pressed(page, 'Favourite')).toBe('false');
     await page.getByRole('button', { name: 'Favourite', exact: true }).click();
-    await expect.poll(() => pressed(page, 'Favourite')).toBe('true');
-    await expect.poll(async () => ((await api('GET', MOVIE)).interaction as { isFavourite: boolean }).isFavourite).toBe(true);
+    await eventually(() => pressed(page, 'Favourite')).toBe('true');
+    await eventually(async () => ((await api('GET', MOVIE)).interaction as { isFavourite: boolean }).isFavourite).toBe(true);
 
     await go(page, SHOW, showName);
     await page.getByLabel('Show status').selectOption('paused');
-    await expect.poll(async () => ((await api('GET', SHOW)).interaction as { showStatus: string | null }).showStatus).toBe('paused');
+    await eventually(async () => ((await api('GET', SHOW)).interaction as { showStatus: string | null }).showStatus).toBe('paused');
     await page.getByLabel('Show status').selectOption('');
-    await expect.poll(async () => ((await api('GET', SHOW)).interaction as { showStatus: string | null }).showStatus).toBe(null);
+    await eventually(async () => ((await api('GET', SHOW)).interaction as { showStatus: string | null }).showStatus).toBe(null);
   });
 
   it('adds to a new list, to the watchlist and to the collection, and takes them off again', async () => {
@@ -168,31 +171,29 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     if ((await details.getAttribute('open')) === null) await page.getByText('Add to list').click();
     await page.getByLabel('New list name').fill(`Ghibli ${viewport.width}`);
     await page.getByRole('button', { name: 'Create list and add' }).click();
-    await expect.poll(() => pressed(page, `Ghibli ${viewport.width}`)).toBe('true');
+    await eventually(() => pressed(page, `Ghibli ${viewport.width}`)).toBe('true');
     const findList = async () => ((await api('GET', '/me/lists')).items as { id: number; name: string }[]).find((l) => l.name === `Ghibli ${viewport.width}`);
-    await expect.poll(findList).toBeDefined();
+    await eventually(findList).toBeDefined();
     const list = (await findList())!;
-    await expect
-      .poll(async () => ((await api('GET', `/lists/${list.id}`)).items as { movieDbId: number; type: string }[]).map((i) => [i.type, i.movieDbId]))
+    await eventually(async () => ((await api('GET', `/lists/${list.id}`)).items as { movieDbId: number; type: string }[]).map((i) => [i.type, i.movieDbId]))
       .toEqual([['movie', SPIRITED_AWAY]]);
 
     await page.getByRole('button', { name: 'Add to watchlist' }).click();
-    await expect.poll(() => pressed(page, 'Add to watchlist')).toBe('true');
-    await expect.poll(async () => ((await api('GET', '/me/watchlist')).items as { movieDbId: number }[]).map((i) => i.movieDbId)).toEqual([SPIRITED_AWAY]);
+    await eventually(() => pressed(page, 'Add to watchlist')).toBe('true');
+    await eventually(async () => ((await api('GET', '/me/watchlist')).items as { movieDbId: number }[]).map((i) => i.movieDbId)).toEqual([SPIRITED_AWAY]);
     await page.getByRole('button', { name: 'Add to watchlist' }).click();
-    await expect.poll(() => pressed(page, 'Add to watchlist')).toBe('false');
-    await expect.poll(async () => ((await api('GET', '/me/watchlist')).items as unknown[]).length).toBe(0);
+    await eventually(() => pressed(page, 'Add to watchlist')).toBe('false');
+    await eventually(async () => ((await api('GET', '/me/watchlist')).items as unknown[]).length).toBe(0);
 
     await page.getByRole('button', { name: 'In collection: Blu-ray', exact: true }).click();
-    await expect.poll(() => pressed(page, 'In collection: Blu-ray')).toBe('true');
-    await expect
-      .poll(async () => ((await api('GET', '/me/collection')).items as { movieDbId: number; format: string; season: number }[]).map((i) => [i.movieDbId, i.format, i.season]))
+    await eventually(() => pressed(page, 'In collection: Blu-ray')).toBe('true');
+    await eventually(async () => ((await api('GET', '/me/collection')).items as { movieDbId: number; format: string; season: number }[]).map((i) => [i.movieDbId, i.format, i.season]))
       .toEqual([[SPIRITED_AWAY, 'bluray', 0]]);
     // The item's id comes with the service's answer; then it can be taken off.
-    await expect.poll(() => page.getByRole('button', { name: 'In collection: Blu-ray', exact: true }).getAttribute('aria-disabled')).toBe(null);
+    await eventually(() => page.getByRole('button', { name: 'In collection: Blu-ray', exact: true }).getAttribute('aria-disabled')).toBe(null);
     await page.getByRole('button', { name: 'In collection: Blu-ray', exact: true }).click();
-    await expect.poll(() => pressed(page, 'In collection: Blu-ray')).toBe('false');
-    await expect.poll(async () => ((await api('GET', '/me/collection')).items as unknown[]).length).toBe(0);
+    await eventually(() => pressed(page, 'In collection: Blu-ray')).toBe('false');
+    await eventually(async () => ((await api('GET', '/me/collection')).items as unknown[]).length).toBe(0);
   });
 
   it('a refused change rolls back and says when to try again', async () => {
@@ -214,13 +215,13 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       });
     });
     try {
-      await expect.poll(() => pressed(page, 'Favourite')).toBe('false');
+      await eventually(() => pressed(page, 'Favourite')).toBe('false');
       await page.getByRole('button', { name: 'Favourite', exact: true }).click();
-      await expect.poll(() => pressed(page, 'Favourite')).toBe('true');
-      await expect.poll(() => refused).toEqual(['POST']);
+      await eventually(() => pressed(page, 'Favourite')).toBe('true');
+      await eventually(() => refused).toEqual(['POST']);
       release();
       await page.getByText('Too many requests: try again in 7 s.').waitFor();
-      await expect.poll(() => pressed(page, 'Favourite')).toBe('false');
+      await eventually(() => pressed(page, 'Favourite')).toBe('false');
       expect(((await api('GET', SHOW)).interaction as { isFavourite: boolean }).isFavourite).toBe(false);
     } finally {
       release();
@@ -241,13 +242,13 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     };
     await tabTo('Add to watchlist');
     await page.keyboard.press('Enter');
-    await expect.poll(() => pressed(page, 'Add to watchlist')).toBe('true');
+    await eventually(() => pressed(page, 'Add to watchlist')).toBe('true');
     await page.keyboard.press('Space');
-    await expect.poll(() => pressed(page, 'Add to watchlist')).toBe('false');
+    await eventually(() => pressed(page, 'Add to watchlist')).toBe('false');
     await tabTo('Episodes');
     await page.keyboard.press('Enter');
-    await expect.poll(() => page.getByRole('button', { name: 'Episodes of season 1' }).getAttribute('aria-expanded')).toBe('true');
-    await expect.poll(() => page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
+    await eventually(() => page.getByRole('button', { name: 'Episodes of season 1' }).getAttribute('aria-expanded')).toBe('true');
+    await eventually(() => page.evaluate<string>('getComputedStyle(document.activeElement).outlineStyle')).toBe('solid');
   });
 
   it('an unknown title says so and offers a way on', async () => {

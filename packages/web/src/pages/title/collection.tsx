@@ -28,6 +28,7 @@ function withItems(d: Detail, items: Status['items']): Detail {
 export function CollectionFormats({ titleRef, detail }: { titleRef: TitleRef; detail: Detail }) {
   const status = detail.collectionStatus ?? EMPTY;
   const change = useOptimistic(
+    titleRef,
     (v: { format: Format; itemId: number | null }) => (v.itemId === null ? api.platform.collection.add.mutate({ ...titleRef, format: v.format }) : api.platform.collection.remove.mutate({ id: v.itemId })),
     () => [
       detailPatch(titleRef, (d, v: { format: Format; itemId: number | null }) => {

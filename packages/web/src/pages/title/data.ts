@@ -28,11 +28,16 @@ export type Patch<V> = { key: Key; apply: (data: never, vars: V) => unknown };
 
 /**
  * A change of the user's state: `patches` set the cache at once (each on the query it names), a refusal
- * restores every one and shows the service's reason, and the queries are read again when it settles.
+ * restores every one and shows the service's reason, and the queries are read again when the last
+ * change of the title settles. The changes of one title reach the service one after another, in the
+ * order they were made (a quick second click must not overtake the first).
  */
-export function useOptimistic<V>(mutationFn: (vars: V) => Promise<unknown>, patches: (vars: V) => Patch<V>[]) {
+export function useOptimistic<V>(t: TitleRef, mutationFn: (vars: V) => Promise<unknown>, patches: (vars: V) => Patch<V>[]) {
   const toast = useToast();
+  const mutationKey = ['title-change', t.type, t.movieDbId];
   return useMutation({
+    mutationKey,
+    scope: { id: mutationKey.join(':') },
     mutationFn,
     onMutate: async (vars: V) => {
       const list = patches(vars);
@@ -45,7 +50,11 @@ export function useOptimistic<V>(mutationFn: (vars: V) => Promise<unknown>, patc
       for (const [key, data] of context?.before ?? []) queryClient.setQueryData(key, data);
       toast(errorText(err), 'error');
     },
-    onSettled: (_data, _err, vars) => Promise.all(patches(vars).map((p) => queryClient.invalidateQueries({ queryKey: p.key }))),
+    onSettled: async () => {
+      // A read while later changes are still on their way would show the page without them for a moment.
+      if (queryClient.isMutating({ mutationKey }) > 1) return;
+      await queryClient.invalidateQueries({ queryKey: titleKey(t) });
+    },
   });
 }
 

@@ -43,6 +43,7 @@ async function setWatchlisted(t: TitleRef, on: boolean): Promise<void> {
 function WatchlistToggle({ titleRef, detail }: { titleRef: TitleRef; detail: Detail }) {
   const on = detail.userLists?.some((l) => l.isWatchlist && l.containsItemId !== null) ?? false;
   const change = useOptimistic(
+    titleRef,
     (v: { on: boolean }) => setWatchlisted(titleRef, v.on),
     () => [
       detailPatch(titleRef, (d, v: { on: boolean }) => {
@@ -67,6 +68,7 @@ async function addToList(listId: number, t: TitleRef): Promise<void> {
 
 function ListToggles({ titleRef, lists }: { titleRef: TitleRef; lists: UserList[] }) {
   const change = useOptimistic(
+    titleRef,
     (v: { list: UserList; on: boolean }) => (v.on ? addToList(v.list.id, titleRef) : api.platform.lists.removeItem.mutate({ id: v.list.id, itemId: v.list.containsItemId! })),
     () => [detailPatch(titleRef, (d, v: { list: UserList; on: boolean }) => setContains(d, v.list.id, v.on ? pendingId() : null))],
   );
@@ -93,6 +95,7 @@ function NewList({ titleRef }: { titleRef: TitleRef }) {
   const [name, setName] = useState('');
   const id = useId();
   const create = useOptimistic(
+    titleRef,
     async (v: { name: string }) => {
       const list = await api.platform.lists.create.mutate({ name: v.name });
       await addToList(list.id, titleRef);

@@ -22,10 +22,12 @@ type Mark = { episode: Episode; on: boolean; at: string };
 
 function useEpisodeMark(titleRef: TitleRef, detail: Detail) {
   return useOptimistic(
+    titleRef,
     async ({ episode: e, on, at }: Mark) => {
       if (on) return api.platform.history.log.mutate({ ...titleRef, season: e.seasonNumber, episode: e.episodeNumber, watchedAt: at });
       const ids = detail.watchHistory.filter((h) => h.season === e.seasonNumber && h.episode === e.episodeNumber && h.id > 0).map((h) => h.id);
-      if (!ids.length) throw new Error(`The watches of S${e.seasonNumber} E${e.episodeNumber} are older than this page shows: remove them from your history.`);
+      // The title detail carries the latest 100 watches; removing only some of an episode's would leave it watched.
+      if (!ids.length || ids.length < (e.plays ?? 0)) throw new Error(`Some watches of S${e.seasonNumber} E${e.episodeNumber} are older than this page shows: remove them in your history.`);
       return Promise.all(ids.map((id) => api.platform.history.remove.mutate({ id })));
     },
     ({ episode: e }: Mark): Patch<Mark>[] => [
@@ -107,6 +109,7 @@ function Season({ titleRef, detail, stat }: { titleRef: TitleRef; detail: Detail
   const label = seasonLabel(n);
   const panelId = `season-${n}-episodes`;
   const all = useOptimistic(
+    titleRef,
     (v: { at: string }) => api.platform.history.log.mutate({ ...titleRef, season: n, watchedAt: v.at }),
     () => [
       {

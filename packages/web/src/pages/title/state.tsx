@@ -29,6 +29,7 @@ async function unrate(t: TitleRef): Promise<void> {
 function RatingSelect({ titleRef, rating }: { titleRef: TitleRef; rating: number | null }) {
   const id = useId();
   const change = useOptimistic(
+    titleRef,
     (v: { rating: number | null }) => (v.rating === null ? unrate(titleRef) : api.platform.ratings.rate.mutate({ ...titleRef, rating: v.rating })),
     () => [detailPatch(titleRef, (d, v: { rating: number | null }) => interact(d, { rating: v.rating }))],
   );
@@ -50,6 +51,7 @@ function RatingSelect({ titleRef, rating }: { titleRef: TitleRef; rating: number
 function StatusSelect({ titleRef, status }: { titleRef: TitleRef; status: string | null }) {
   const id = useId();
   const change = useOptimistic(
+    titleRef,
     (v: { status: Status | null }) => (v.status === null ? api.platform.ratings.clearStatus.mutate(titleRef) : api.platform.ratings.setStatus.mutate({ ...titleRef, status: v.status })),
     () => [detailPatch(titleRef, (d, v: { status: Status | null }) => interact(d, { showStatus: v.status }))],
   );
@@ -70,6 +72,7 @@ function StatusSelect({ titleRef, status }: { titleRef: TitleRef; status: string
 
 function FavouriteToggle({ titleRef, on }: { titleRef: TitleRef; on: boolean }) {
   const change = useOptimistic(
+    titleRef,
     (v: { on: boolean }) => (v.on ? api.platform.ratings.favourite.mutate(titleRef) : api.platform.ratings.unfavourite.mutate(titleRef)),
     () => [detailPatch(titleRef, (d, v: { on: boolean }) => interact(d, { isFavourite: v.on }))],
   );

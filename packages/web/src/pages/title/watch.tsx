@@ -48,6 +48,7 @@ export function WatchControls({ titleRef, detail }: { titleRef: TitleRef; detail
   const [at, setAt] = useState('');
   const fieldId = useId();
   const log = useOptimistic(
+    titleRef,
     (v: { watchedAt: string }) => api.platform.history.log.mutate({ ...titleRef, watchedAt: v.watchedAt }),
     () => [
       detailPatch(titleRef, (d, v: { watchedAt: string }) => {
