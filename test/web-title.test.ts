@@ -72,7 +72,7 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     await expectGoodPage(page);
   });
 
-  it('loads its data in one /trpc request', async () => {
+  it('loads its data in one /trpc request, on a visit inside the app and on a full load', async () => {
     const header = new Set(['notifications.unreadCount', 'playback.events']);
     const data: string[] = [];
     page.on('request', (req) => {
@@ -84,6 +84,15 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     // The first visit of a title page (its chunk and its data not loaded yet).
     const other = (await api('GET', `/title/show/${FIRST_SHOW + 1}`)).title as { name: string };
     await go(page, `/title/show/${FIRST_SHOW + 1}`, other.name);
+    await page.getByRole('button', { name: 'Mark as watched', exact: true }).waitFor();
+    await page.getByRole('heading', { level: 2, name: 'Seasons' }).waitFor();
+    expect(data).toHaveLength(1);
+    expect(data[0]!.split(',')).toContain('platform.titles.detail');
+
+    // A full load of the app at a title page: it starts, signs in again silently and reads the page.
+    data.length = 0;
+    await page.goto(`${web.app.url}${SHOW}`);
+    await page.getByRole('heading', { level: 1, name: showName }).waitFor();
     await page.getByRole('button', { name: 'Mark as watched', exact: true }).waitFor();
     await page.getByRole('heading', { level: 2, name: 'Seasons' }).waitFor();
     expect(data).toHaveLength(1);
