@@ -62,6 +62,9 @@ async function newPage(viewport: { width: number; height: number }) {
   return { context, page: await context.newPage() };
 }
 
+/** Waits for what a page shows after a call (the machine may be slow: a busy 2-core box). */
+const eventually = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 20_000, interval: 100 });
+
 const heading = (page: Page, name: string) => page.getByRole('heading', { level: 1, name, exact: true });
 
 describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
@@ -71,11 +74,11 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
       const profile = await hold(page, 'public.users.get');
       await page.goto(`${web.app.url}/u/pat_public`);
       await profile.held;
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Loading the profile' }).count()).toBe(1);
+      await eventually(() => page.getByRole('status').filter({ hasText: 'Loading the profile' }).count()).toBe(1);
       await expectGoodPage(page);
       profile.release();
 
-      await expect.poll(() => heading(page, 'Pat Doe').count()).toBe(1);
+      await eventually(() => heading(page, 'Pat Doe').count()).toBe(1);
       expect(await page.title()).toBe('Pat Doe (@pat_public) · Media Tracker');
       expect(await page.getByText('@pat_public · Joined').count()).toBe(1);
       expect(await page.getByText('Films on Sundays.').textContent()).toBe('Films on Sundays.\nShows on weekdays.');
@@ -94,12 +97,12 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
       const stop = await rateLimit(page, 'public.users.get');
       await page.reload();
       const alert = page.getByRole('alert').filter({ hasText: 'try again in 7 s' });
-      await expect.poll(() => alert.count()).toBe(1);
+      await eventually(() => alert.count()).toBe(1);
       expect(await alert.textContent()).toContain('Too many requests: try again in 7 s.');
       await expectGoodPage(page);
       await stop();
       await alert.getByRole('button', { name: 'Try again' }).click();
-      await expect.poll(() => heading(page, 'Pat Doe').count()).toBe(1);
+      await eventually(() => heading(page, 'Pat Doe').count()).toBe(1);
     } finally {
       await context.close();
     }
@@ -110,7 +113,7 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
     try {
       const seen = async (username: string) => {
         await page.goto(`${web.app.url}/u/${username}`);
-        await expect.poll(() => heading(page, 'No user by that name').count()).toBe(1);
+        await eventually(() => heading(page, 'No user by that name').count()).toBe(1);
         await expectGoodPage(page);
         return { title: await page.title(), main: await page.getByRole('main').innerHTML() };
       };
@@ -129,7 +132,7 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
     try {
       for (const [path, title, what] of [['/settings', 'Settings', 'your settings'], ['/notifications', 'Notifications', 'your notifications']] as const) {
         await page.goto(`${web.app.url}${path}`);
-        await expect.poll(() => page.getByText(`Sign in to see ${what}.`).count()).toBe(1);
+        await eventually(() => page.getByText(`Sign in to see ${what}.`).count()).toBe(1);
         expect(await heading(page, title).count()).toBe(1);
         expect(await page.getByRole('main').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
         await expectGoodPage(page);
@@ -149,8 +152,8 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     try {
       const field = (label: string) => page.getByLabel(label, { exact: true });
       const kind = (name: string) => page.getByRole('group', { name, exact: true });
-      await expect.poll(() => field('Display name').inputValue()).toBe(username);
-      await expect.poll(() => field('Region').count()).toBe(1);
+      await eventually(() => field('Display name').inputValue()).toBe(username);
+      await eventually(() => field('Region').count()).toBe(1);
       expect(await field('Count as watched at (percent)').inputValue()).toBe('80');
       for (const label of ['Connected apps', 'Developer apps', 'Import', 'Export']) {
         const href = await page.getByRole('link', { name: label, exact: true }).getAttribute('href');
@@ -169,7 +172,7 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       await page.keyboard.press('Tab');
       expect(await page.getByRole('button', { name: 'Save profile' }).evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
       await page.keyboard.press('Enter');
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Profile saved.' }).count()).toBe(1);
+      await eventually(() => page.getByRole('status').filter({ hasText: 'Profile saved.' }).count()).toBe(1);
 
       await field('Region').fill('gb');
       await field('Language').fill('en-gb');
@@ -179,15 +182,15 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       await kind('Likes of your lists').getByRole('checkbox', { name: 'In the app' }).uncheck();
       await kind('Trophies you earn').getByRole('checkbox', { name: 'Push' }).uncheck();
       await page.getByRole('button', { name: 'Save preferences' }).click();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'Preferences saved.' }).count()).toBe(1);
+      await eventually(() => page.getByRole('status').filter({ hasText: 'Preferences saved.' }).count()).toBe(1);
       // The service's canonical forms come back into the form.
       expect(await field('Region').inputValue()).toBe('GB');
       expect(await field('Language').inputValue()).toBe('en-GB');
       await expectGoodPage(page);
 
       await page.reload();
-      await expect.poll(() => field('Display name').inputValue()).toBe('Sam Settings');
-      await expect.poll(() => field('Region').count()).toBe(1);
+      await eventually(() => field('Display name').inputValue()).toBe('Sam Settings');
+      await eventually(() => field('Region').count()).toBe(1);
       expect(await field('Avatar').inputValue()).toBe('https://img.example/sam.png');
       expect(await field('Bio').inputValue()).toBe('Two lines\nof bio');
       expect(await field('Private profile').isChecked()).toBe(true);
@@ -208,7 +211,7 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       await field('Display name').fill('x'.repeat(65));
       await page.getByRole('button', { name: 'Save profile' }).click();
       const nameError = page.getByText('Display name must be 1 to 64 characters without control characters');
-      await expect.poll(() => nameError.count()).toBe(1);
+      await eventually(() => nameError.count()).toBe(1);
       expect(await field('Display name').getAttribute('aria-invalid')).toBe('true');
       expect(await field('Display name').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
       expect(await field('Display name').getAttribute('aria-describedby')).toContain(await nameError.getAttribute('id'));
@@ -217,7 +220,7 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       // A region that is not two letters: the same, for a preference.
       await field('Region').fill('Great Britain');
       await page.getByRole('button', { name: 'Save preferences' }).click();
-      await expect.poll(() => page.getByText('Region: must be two letters (ISO 3166-1 alpha-2)').count()).toBe(1);
+      await eventually(() => page.getByText('Region: must be two letters (ISO 3166-1 alpha-2)').count()).toBe(1);
       expect(await field('Region').getAttribute('aria-invalid')).toBe('true');
 
       // A rate-limited save: an alert saying when to try again; the typed value stays.
@@ -225,14 +228,14 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       await field('Region').fill('IE');
       await page.getByRole('button', { name: 'Save preferences' }).click();
       const alert = page.getByRole('alert').filter({ hasText: 'Too many requests: try again in 7 s.' });
-      await expect.poll(() => alert.count()).toBe(1);
+      await eventually(() => alert.count()).toBe(1);
       expect(await field('Region').inputValue()).toBe('IE');
       expect(await field('Region').getAttribute('aria-invalid')).toBe(null);
       await expectGoodPage(page);
 
       // This user has no notifications: the inbox says what will show there.
       await page.getByRole('link', { name: 'Notifications', exact: true }).click();
-      await expect.poll(() => page.getByText('No notifications yet.', { exact: false }).count()).toBe(1);
+      await eventually(() => page.getByText('No notifications yet.', { exact: false }).count()).toBe(1);
       await expectGoodPage(page);
     } finally {
       await context.close();
@@ -255,11 +258,11 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
     const { context, page } = await signedInApp(web, nina.username, viewport, '/');
     try {
       const badge = (name: string) => page.getByRole('banner').getByRole('link', { name, exact: true });
-      await expect.poll(() => badge('Notifications, 22 unread').count()).toBe(1);
+      await eventually(() => badge('Notifications, 22 unread').count()).toBe(1);
       await badge('Notifications, 22 unread').click();
       await page.waitForURL((u) => u.pathname === '/notifications');
       const inbox = page.getByRole('list', { name: 'Notifications' });
-      await expect.poll(() => inbox.getByRole('listitem').count()).toBe(20);
+      await eventually(() => inbox.getByRole('listitem').count()).toBe(20);
       const first = inbox.getByRole('listitem').first();
       expect(await first.textContent()).toContain('Unread');
       expect(await first.getByRole('link', { name: 'Owen invited you to a list' }).getAttribute('href')).toBe(`/lists/${list}`);
@@ -271,40 +274,40 @@ describe.each(VIEWPORTS)('signed in at %o', (viewport) => {
       await first.getByRole('button', { name: 'Mark read' }).focus();
       await page.keyboard.press('Enter');
       await held.held;
-      await expect.poll(() => badge('Notifications, 21 unread').count()).toBe(1);
+      await eventually(() => badge('Notifications, 21 unread').count()).toBe(1);
       expect(await first.getByRole('button', { name: 'Mark read' }).count()).toBe(0);
       expect(await first.textContent()).not.toContain('Unread');
       // The keyboard stays on the notification that lost its button.
       expect(await first.locator('article').evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
       held.release();
-      await expect.poll(() => page.getByRole('status').filter({ hasText: '21 unread.' }).count()).toBe(1);
-      await expect.poll(() => badge('Notifications, 21 unread').count()).toBe(1);
+      await eventually(() => page.getByRole('status').filter({ hasText: '21 unread.' }).count()).toBe(1);
+      await eventually(() => badge('Notifications, 21 unread').count()).toBe(1);
 
       await page.getByRole('button', { name: 'Load more' }).click();
-      await expect.poll(() => inbox.getByRole('listitem').count()).toBe(22);
+      await eventually(() => inbox.getByRole('listitem').count()).toBe(22);
       expect(await page.getByRole('button', { name: 'Load more' }).count()).toBe(0);
       await expectGoodPage(page);
 
       await page.getByRole('button', { name: 'Mark all read' }).click();
-      await expect.poll(() => badge('Notifications').count()).toBe(1);
+      await eventually(() => badge('Notifications').count()).toBe(1);
       expect(await inbox.getByRole('button', { name: 'Mark read' }).count()).toBe(0);
-      await expect.poll(() => page.getByRole('status').filter({ hasText: 'All read.' }).count()).toBe(1);
+      await eventually(() => page.getByRole('status').filter({ hasText: 'All read.' }).count()).toBe(1);
       await expectGoodPage(page);
 
       // After a reload the service's own state shows: nothing unread.
       await page.reload();
-      await expect.poll(() => inbox.getByRole('listitem').count()).toBe(20);
+      await eventually(() => inbox.getByRole('listitem').count()).toBe(20);
       expect(await badge('Notifications').count()).toBe(1);
       expect(await inbox.getByRole('button', { name: 'Mark read' }).count()).toBe(0);
 
       // A new one, and a refused mark: the badge and the item come back, with the reason.
       await notify(22);
       await page.reload();
-      await expect.poll(() => badge('Notifications, 1 unread').count()).toBe(1);
+      await eventually(() => badge('Notifications, 1 unread').count()).toBe(1);
       await rateLimit(page, 'platform.notifications.markRead');
       await inbox.getByRole('listitem').first().getByRole('button', { name: 'Mark read' }).click();
-      await expect.poll(() => page.getByText('Not marked read: Too many requests: try again in 7 s.').count()).toBe(1);
-      await expect.poll(() => badge('Notifications, 1 unread').count()).toBe(1);
+      await eventually(() => page.getByText('Not marked read: Too many requests: try again in 7 s.').count()).toBe(1);
+      await eventually(() => badge('Notifications, 1 unread').count()).toBe(1);
       expect(await inbox.getByRole('listitem').first().getByRole('button', { name: 'Mark read' }).count()).toBe(1);
       await expectGoodPage(page);
     } finally {
