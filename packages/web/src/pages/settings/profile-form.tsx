@@ -95,7 +95,12 @@ function ProfileForm({ profile }: { profile: Profile }) {
       <div className="profile-preview">
         <Avatar url={saved.avatarUrl || null} name={saved.displayName || profile.username} />
         <p>
-          Signed in as <strong>@{profile.username}</strong>. <Link href={`/u/${profile.username}`}>See your public profile</Link>
+          Signed in as <strong>@{profile.username}</strong>.{' '}
+          {saved.private ? (
+            <>Your profile is private: its public page says there is no user by that name.</>
+          ) : (
+            <Link href={`/u/${profile.username}`}>See your public profile</Link>
+          )}
         </p>
       </div>
       <Field id="profile-displayName" label="Display name" hint={`What others see, up to 64 characters. Leave it empty to show your username, ${profile.username}.`} error={refusal.fields.displayName}>
