@@ -21,8 +21,11 @@ WORKDIR /app
 # (demo movies and anime) stay, for `admin catalog:import`. argon2 ships prebuilt binaries for
 # linux x64/arm64 (glibc), so no compiler is needed.
 # npm ci's postinstall writes the embedded database's initialised cluster (src/core/db/embedded-template.ts,
-# which needs nothing else of the sources).
+# which needs nothing else of the sources) and builds the web app (packages/web, with the client package's
+# sources it imports; its build tools are dependencies of that workspace, so --omit=dev keeps them).
 COPY package.json package-lock.json ./
+COPY packages/client ./packages/client
+COPY packages/web ./packages/web
 COPY src/core/db/embedded-template.ts ./src/core/db/
 RUN npm ci --omit=dev --no-audit --no-fund && npm cache clean --force
 

@@ -156,7 +156,8 @@ export function sampleRss(child: ChildProcess): () => void {
  * costs is measured on its own (bench/limits.ts).
  */
 export async function startService(env: Record<string, string>): Promise<Service> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  // A benchmark that needs BASE_URL to name the port (the web app's sign-in returns there) passes PORT.
+  const port = Number(env.PORT ?? 20_000 + Math.floor(Math.random() * 20_000));
   const child = spawnService({ PORT: String(port), HOST: '127.0.0.1', DEMO_DATA: 'off', LOG_LEVEL: 'info', RATE_LIMITS: 'off', ...env }, 'inherit');
   const url = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + 60_000;

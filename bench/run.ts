@@ -21,6 +21,7 @@ import { benchStartup, printStartup, startupSection } from './startup.ts';
 import { benchSync, printSync, syncSection } from './sync.ts';
 import { benchPlayback, playbackSection, printPlayback } from './playback.ts';
 import { benchRatings, printRatings, ratingsSection } from './ratings.ts';
+import { benchWebApp, printWebApp, webAppSection } from './web-app.ts';
 import { benchDatabaseUrl, root, takeServicePeaks } from './lib.ts';
 import { describeMachine, renderMarkdown, type Run, type Section } from './report.ts';
 
@@ -53,6 +54,7 @@ const benches: Bench[] = [
   bench('sync', 'Sync', benchSync, printSync, syncSection),
   bench('import', 'Import', benchImport, printImport, importSection),
   bench('growth', 'Growth', benchGrowth, printGrowth, growthSection),
+  bench('web', 'Web app', benchWebApp, printWebApp, webAppSection),
 ];
 
 const only = process.env.BENCH_ONLY?.split(',').map((s) => s.trim()).filter(Boolean);

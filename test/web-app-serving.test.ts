@@ -61,6 +61,27 @@ describe('the hashed files', () => {
     expect((await request(web.app, '/assets/index-00000000.js')).status).toBe(404);
   });
 
+  it('are sent compressed as the browser asks: Brotli, else gzip, else as they are', async () => {
+    const html = (await request(web.app, '/')).text;
+    const file = scripts(html).find((f) => f.endsWith('.js'))!;
+    const raw = fs.readFileSync(path.join(DIST, file));
+    const get = async (acceptEncoding: string) => {
+      const res = await fetch(`${web.app.url}${file}`, { headers: { 'accept-encoding': acceptEncoding } });
+      // fetch decodes what it is sent; the header says what was sent.
+      return { encoding: res.headers.get('content-encoding'), body: Buffer.from(await res.arrayBuffer()), type: res.headers.get('content-type'), vary: res.headers.get('vary'), cache: res.headers.get('cache-control') };
+    };
+    for (const [accept, encoding] of [['gzip, deflate, br', 'br'], ['gzip', 'gzip'], ['br;q=0, gzip;q=1', 'gzip'], ['identity', null], ['', null]] as const) {
+      const res = await get(accept);
+      expect(res.encoding, accept).toBe(encoding);
+      expect(res.body.equals(raw), accept).toBe(true);
+      expect(res.type).toBe('text/javascript; charset=utf-8');
+      expect(res.vary).toBe('Accept-Encoding');
+      expect(res.cache).toBe('public, max-age=31536000, immutable');
+    }
+    expect((await request(web.app, `${file}.br`)).status).toBe(200);
+    expect((await request(web.app, '/assets/..%2f..%2fpackage.json', { headers: { 'accept-encoding': 'br' } })).status).toBe(404);
+  });
+
   it('first load: the JavaScript the page loads is at most 200 KB gzip', async () => {
     const html = fs.readFileSync(path.join(DIST, 'index.html'), 'utf8');
     const js = scripts(html).filter((f) => f.endsWith('.js'));
@@ -79,7 +100,7 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
 
       await page.keyboard.press('/');
       const search = page.getByRole('combobox', { name: 'Search' });
-      await expect.poll(() => search.evaluate((el) => el === document.activeElement)).toBe(true);
+      await expect.poll(() => search.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
       await page.keyboard.type('spirted awey');
       const first = page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first();
       await expect.poll(() => first.textContent()).toContain('Spirited Away');

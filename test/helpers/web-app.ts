@@ -75,17 +75,19 @@ export async function expectGoodPage(page: Page): Promise<void> {
 
 /** Every visible button, link, field and select is at least 44 px tall (links inside running text excepted). */
 export async function expectTouchTargets(page: Page): Promise<void> {
-  const small = await page.evaluate(() => {
-    const out: string[] = [];
-    for (const el of document.querySelectorAll<HTMLElement>('button, a[href], input:not([type=hidden]), select, [role=option], summary')) {
+  // Evaluated as source in the page: the tests' TypeScript has no DOM types.
+  const small = (await page.evaluate(`(() => {
+    const out = [];
+    for (const el of document.querySelectorAll('button, a[href], input:not([type=hidden]), select, [role=option], summary')) {
       const r = el.getBoundingClientRect();
       if (r.width === 0 && r.height === 0) continue;
       if (el.closest('.skip-link')) continue;
       // A link inside a sentence is sized by its text (WCAG 2.5.8 exempts inline targets).
-      if (el.tagName === 'A' && el.parentElement && ['P', 'LI', 'TD', 'SPAN'].includes(el.parentElement.tagName) && !el.classList.length && el.parentElement.textContent !== el.textContent) continue;
-      if (r.height < 44 || r.width < 24) out.push(`${el.tagName.toLowerCase()} "${(el.getAttribute('aria-label') ?? el.textContent ?? '').trim().slice(0, 40)}" ${Math.round(r.width)}x${Math.round(r.height)}`);
+      const parent = el.parentElement;
+      if (el.tagName === 'A' && parent && ['P', 'LI', 'TD', 'SPAN'].includes(parent.tagName) && !el.classList.length && parent.textContent !== el.textContent) continue;
+      if (r.height < 44 || r.width < 24) out.push(el.tagName.toLowerCase() + ' "' + (el.getAttribute('aria-label') || el.textContent || '').trim().slice(0, 40) + '" ' + Math.round(r.width) + 'x' + Math.round(r.height));
     }
     return out;
-  });
+  })()`)) as string[];
   expect(small, page.url()).toEqual([]);
 }
