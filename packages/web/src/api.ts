@@ -8,10 +8,18 @@ import { retryable } from './errors.ts';
 export const api = createClient({ baseUrl: location.origin, getToken });
 
 // Any change may move figures shown elsewhere (a watch moves history, stats, up next, the title's state):
-// after every mutation, what is shown refetches and the rest is marked stale, besides what each
-// mutation updates itself.
+// after the last of the changes under way settles, what is shown refetches and the rest is marked stale,
+// besides what each mutation updates itself. (A refetch while another change is still on its way would
+// show the server's state from before it, for a moment.)
+const mutations: MutationCache = new MutationCache({
+  onSettled: (_data, _error, _variables, _context, settled) => {
+    const others = mutations.getAll().some((m) => m !== settled && m.state.status === 'pending');
+    if (!others) void queryClient.invalidateQueries();
+  },
+});
+
 export const queryClient: QueryClient = new QueryClient({
-  mutationCache: new MutationCache({ onSettled: () => queryClient.invalidateQueries() }),
+  mutationCache: mutations,
   defaultOptions: {
     queries: { staleTime: 30_000, retry: (failures, err) => failures < 2 && retryable(err), refetchOnWindowFocus: true },
     mutations: { retry: false },

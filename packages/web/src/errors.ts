@@ -3,6 +3,8 @@
 import { isServiceError } from '@media-tracking/client';
 
 export function errorText(err: unknown): string {
+  // No answer at all (the network, or a server that is down): the client wraps fetch's own error.
+  if (isServiceError(err) && !err.data) return 'The service cannot be reached. Check your connection and try again.';
   if (isServiceError(err)) {
     const data = err.data as { error?: string; retry_after?: number; httpStatus?: number } | undefined;
     switch (data?.error) {
@@ -25,6 +27,7 @@ export function errorText(err: unknown): string {
 /** Worth trying again by itself: a network failure or a server error, never a refusal. */
 export function retryable(err: unknown): boolean {
   if (!isServiceError(err)) return err instanceof TypeError;
+  if (!err.data) return true;
   const status = (err.data as { httpStatus?: number } | undefined)?.httpStatus ?? 0;
   return status >= 500;
 }
