@@ -62,3 +62,24 @@ export const communityStats = z
   })
   .meta({ id: 'CommunityStats' });
 export type CommunityStats = z.infer<typeof communityStats>;
+
+const monthFigures = z.object({ month: z.string().describe('YYYY-MM (UTC).'), watches: count, minutes: count });
+const weekdayFigures = z.object({ weekday: z.number().int().min(1).max(7).describe('ISO weekday: 1 Monday to 7 Sunday (UTC days).'), watches: count, minutes: count });
+
+export const userStats = z
+  .object({
+    watches: count.describe('Every logged watch, rewatches included.'),
+    minutes: count.describe('Runtime of every watch (logged, else the episode\'s, else the title\'s).'),
+    movies: count.describe('Distinct movies watched.'),
+    shows: count.describe('Distinct shows with at least one episode watched.'),
+    episodes: count.describe('Distinct episodes watched.'),
+    animeTitles: count.describe('Distinct anime titles (movies and shows) watched.'),
+    showsCompleted: count.describe('Shows with every aired regular episode watched, as of today (UTC).'),
+    longestStreak: count.describe('The longest run of consecutive UTC days with a watch, ever.'),
+    ratings: count.nullable().describe('Ratings held (every scope); null unless the token has ratings:read.'),
+    months: z.array(monthFigures).describe('The last 12 UTC months, this one included, oldest first (watches up to now).'),
+    weekdays: z.array(weekdayFigures).describe('The same 12 months\' watches by UTC weekday, Monday first.'),
+    genres: z.array(z.object({ name: z.string(), count })).describe('Genres of the same 12 months\' watches (each watch counts once per genre of its title), most watched first.'),
+  })
+  .meta({ id: 'UserStats' });
+export type UserStats = z.infer<typeof userStats>;

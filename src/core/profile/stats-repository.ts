@@ -38,3 +38,14 @@ export function entriesBetween(em: EntityManager, userId: string, after: Date, b
 export function ratingsBetween(em: EntityManager, userId: string, after: Date, before: Date) {
   return db(em).selectFrom('user_rating').select('rated_at').where('user_id', '=', userId).where('rated_at', '>', after).where('rated_at', '<', before).execute();
 }
+
+/** The kept genre counts of the months from `fromMonth` (a first day) on, summed per genre. */
+export function genreCountsFrom(em: EntityManager, userId: string, fromMonth: string) {
+  return db(em)
+    .selectFrom('user_month_genre')
+    .select((eb) => ['genre', eb.cast<number>(eb.fn.sum('watches'), 'integer').as('watches')])
+    .where('user_id', '=', userId)
+    .where('month', '>=', fromMonth)
+    .groupBy('genre')
+    .execute();
+}

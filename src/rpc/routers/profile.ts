@@ -3,7 +3,8 @@ import { z } from 'zod';
 import { visibleProfileParts } from '../../core/actor-visibility.ts';
 import { communityStats } from '../../core/profile/community-stats.ts';
 import { profileHome } from '../../core/profile/home.ts';
-import { communityStats as communityStatsShape, profileHome as profileHomeShape } from '../../core/profile/schemas.ts';
+import { communityStats as communityStatsShape, profileHome as profileHomeShape, userStats as userStatsShape } from '../../core/profile/schemas.ts';
+import { userStats } from '../../core/profile/user-stats.ts';
 import { platformProcedure, router, type Context } from '../trpc.ts';
 
 /** Deprecated since 2026-11-22T00:00:00Z (RFC 9745 form: @ Unix seconds); removed after the Sunset date (RFC 8594). */
@@ -55,4 +56,19 @@ export const profileRouter = router({
     .input(z.object({}).strict().optional())
     .output(communityStatsShape)
     .query(({ ctx }) => communityStats(ctx.em, ctx.actor.userId, new Date(), visibleProfileParts(ctx.actor))),
+  stats: platformProcedure('profile:read')
+    .meta({
+      openapi: {
+        method: 'GET',
+        path: '/me/stats',
+        tags: ['profile'],
+        summary: 'The user\'s totals, longest streak, and the last 12 months by month, weekday and genre',
+        description:
+          'Needs profile:read. Figures computed from watches count only with history:read (zero and empty otherwise), `ratings` only with ratings:read (null otherwise). Months and weekdays are UTC; read from the figures kept on write.',
+        protect: true,
+      },
+    })
+    .input(z.object({}).strict().optional())
+    .output(userStatsShape)
+    .query(({ ctx }) => userStats(ctx.em, ctx.actor.userId, new Date(), visibleProfileParts(ctx.actor))),
 });
