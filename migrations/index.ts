@@ -26,6 +26,7 @@ import { Migration20261128090000_StreamTicketTokenKey } from './Migration2026112
 import { Migration20261128100000_OneBrowserSession } from './Migration20261128100000_OneBrowserSession.ts';
 import { Migration20261128121507_UserFigures } from './Migration20261128121507_UserFigures.ts';
 import { Migration20261128123533_LibraryPageIndexes } from './Migration20261128123533_LibraryPageIndexes.ts';
+import { Migration20261128154454_UpNextFigures } from './Migration20261128154454_UpNextFigures.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -55,4 +56,5 @@ export const migrationsList = [
   { name: 'Migration20261128100000_OneBrowserSession', class: Migration20261128100000_OneBrowserSession },
   { name: 'Migration20261128121507_UserFigures', class: Migration20261128121507_UserFigures },
   { name: 'Migration20261128123533_LibraryPageIndexes', class: Migration20261128123533_LibraryPageIndexes },
+  { name: 'Migration20261128154454_UpNextFigures', class: Migration20261128154454_UpNextFigures },
 ];

@@ -1,9 +1,10 @@
 // Starts the service in this process: the port (answering 503 meanwhile) -> database (embedded or
 // PostgreSQL) -> migrations -> demo catalog on a first embedded start, or its rest after a kill -> the
-// application behind the port. serve.ts adds signals; tests call this directly.
+// first-party web app's OAuth app -> the application behind the port. serve.ts adds signals; tests call this directly.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Config } from './config.ts';
+import { FIRST_PARTY_CLIENT_ID, firstPartyRedirectUri, registerFirstPartyApp } from './core/apps/first-party.ts';
 import { createCatalogCache } from './core/catalog/cache.ts';
 import { demoCatalogWork } from './core/catalog/import/demo-state.ts';
 import { openDatabase, migrate, type Database } from './core/db/orm.ts';
@@ -205,6 +206,9 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
       // For the person at the terminal (stdout carries JSON log lines).
       process.stderr.write(demo.instructions);
     }
+    // The first-party web app's OAuth app, kept in step with BASE_URL (core/apps/first-party.ts).
+    setStep('registering the web app');
+    if (await registerFirstPartyApp(db.orm.em.fork(), config.baseUrl)) log.info({ client_id: FIRST_PARTY_CLIENT_ID, redirect_uri: firstPartyRedirectUri(config.baseUrl) }, 'web app registered');
     setStep('starting the application');
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const web = webRoutes({ orm: db.orm, config, log, limits, oauth });

@@ -11,7 +11,8 @@
 // split. A few steps send several writes of one user at once (in services mode they race for the locks).
 // Each sequence ends with the write paths its draw left out, so every seed goes through all of them.
 // After every CHECK_EVERY steps and at each sequence's end, each user's kept rows are compared with the
-// rebuilt ones; a difference fails with the seed, the steps of that user since the last check and a diff.
+// rebuilt ones (and the totals, the ratings' counts and Up next's columns with the rows, directly); a
+// difference fails with the seed, the steps of that user since the last check and a diff.
 //
 // The generator is seeded (mulberry32, the catalog's own): the seed is printed; FIGURES_SEED tries
 // another, FIGURES_SEQUENCES and FIGURES_STEPS make a longer run by hand. Not fast-check: a failing
@@ -58,7 +59,7 @@ type Title = { id: string; type: 'movie' | 'show'; movieDbId: number; episodes: 
 let movies: Title[];
 let shows: Title[];
 
-const stats = { steps: 0, checks: 0, rowsCompared: 0, checkMs: 0, ops: {} as Record<string, number> };
+const stats = { steps: 0, checks: 0, rowsCompared: 0, checkMs: 0, showsInProgress: 0, ops: {} as Record<string, number> };
 /** Per user, the steps since the figures were last compared (the trace a failure shows). */
 const trace = new Map<string, string[]>();
 
@@ -393,6 +394,17 @@ async function checkAll(where: string): Promise<void> {
       [u.userId],
     );
     expect(rows.libraryCounts.filter((c) => c.list === 'ratings').map((c) => ({ category: c.category, scope: c.scope, n: c.n }))).toEqual(ratingCounts);
+    // And Up next's columns are the entries' own: the latest watch, the regular episodes, the furthest one.
+    const progress = await sql<{ title_id: string; last_watched_at: Date; regular_episodes: number; last_season: number | null; last_episode: number | null }>(
+      app,
+      `select w.title_id, max(w.watched_at) as last_watched_at, (count(distinct w.episode_id) filter (where e.season_number > 0))::int as regular_episodes,
+         (max(array[e.season_number, e.episode_number]) filter (where e.season_number > 0))[1] as last_season,
+         (max(array[e.season_number, e.episode_number]) filter (where e.season_number > 0))[2] as last_episode
+       from watch_history w left join episode e on e.id = w.episode_id where w.user_id = $1 group by w.title_id order by w.title_id`,
+      [u.userId],
+    );
+    expect(rows.titles.map((t) => ({ title_id: t.title_id, last_watched_at: t.last_watched_at, regular_episodes: t.regular_episodes, last_season: t.last_season, last_episode: t.last_episode }))).toEqual(progress);
+    stats.showsInProgress += progress.filter((p) => p.last_season !== null).length;
     trace.set(u.userId, []);
   }
   stats.checkMs += Date.now() - started;
@@ -428,7 +440,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  console.info(`figures-property: seed ${SEED}: ${stats.steps} steps, ${stats.checks} user checks, ${stats.rowsCompared} figure rows compared (${(stats.checkMs / 1000).toFixed(1)} s of checks); ${JSON.stringify(stats.ops)}`);
+  console.info(`figures-property: seed ${SEED}: ${stats.steps} steps, ${stats.checks} user checks, ${stats.rowsCompared} figure rows compared (${stats.showsInProgress} with a furthest episode; ${(stats.checkMs / 1000).toFixed(1)} s of checks); ${JSON.stringify(stats.ops)}`);
   await app?.stop();
 });
 

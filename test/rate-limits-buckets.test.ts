@@ -36,6 +36,7 @@ const REQUESTS: Record<string, Send> = {
   revoke: { method: 'POST', path: '/api/platform/v1/oauth/revoke', body: { token: 'x', client_id: 'app_unknown' } },
   calendar: { method: 'GET', path: '/api/platform/v1/calendar', auth: true },
   history: { method: 'GET', path: '/api/platform/v1/me/history', auth: true },
+  'up-next': { method: 'GET', path: '/api/platform/v1/me/up-next', auth: true },
   lists: { method: 'GET', path: '/api/platform/v1/me/lists', auth: true },
   'events-token': { method: 'GET', path: '/api/platform/v1/playback/events', auth: true },
   'sync-changes': { method: 'GET', path: '/api/platform/v1/me/sync/changes', auth: true },

@@ -13,7 +13,7 @@ import { SCOPES } from '../core/apps/scopes.ts';
 import { recordGrantUse } from '../core/connected-apps/service.ts';
 import { artifactKey } from './adapter.ts';
 import { DEVICE_POLL_INTERVAL, recordDevicePoll } from './device-polling.ts';
-import { DEVICE_CODE_TTL, REFRESH_TOKEN_TTL } from './provider.ts';
+import { DEVICE_CODE_TTL, refreshTokenTtl } from './provider.ts';
 
 const DEVICE_GRANT = 'urn:ietf:params:oauth:grant-type:device_code';
 
@@ -74,10 +74,11 @@ async function shapeToken(ctx: KoaContextWithOIDC, body: Body, orm: MikroORM) {
     });
   }
   if (typeof body.refresh_token === 'string') {
-    // The grant's lifetime caps the whole chain of refresh tokens.
+    // The token's own lifetime (a rotated one's chain began with the one it replaced), capped by its grant's.
+    const ttl = refreshTokenTtl(String(ctx.oidc.client?.clientId), ctx.oidc.entities.RotatedRefreshToken?.iiat);
     const grantExp = (ctx.oidc.entities.Grant as { exp?: number } | undefined)?.exp;
-    const grantLeft = grantExp ? grantExp - Math.floor(Date.now() / 1000) : REFRESH_TOKEN_TTL;
-    body.refresh_expires_in = Math.max(0, Math.min(REFRESH_TOKEN_TTL, grantLeft));
+    const grantLeft = grantExp ? grantExp - Math.floor(Date.now() / 1000) : ttl;
+    body.refresh_expires_in = Math.max(0, Math.min(ttl, grantLeft));
   }
   if ((ctx.oidc.params as Body | undefined)?.grant_type === DEVICE_GRANT) {
     const accountId = (ctx.oidc.entities.Grant as { accountId?: string } | undefined)?.accountId;

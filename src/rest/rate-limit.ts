@@ -35,7 +35,8 @@ function recordDecision(res: Response, d: Decision | undefined): Decision | unde
   return best;
 }
 
-function rateLimited(d: Decision): ApiError {
+/** The envelope's 429 for a refusing decision, with `retry_after` (sent as Retry-After). */
+export function rateLimited(d: Decision): ApiError {
   return new ApiError('rate_limited', `Too many requests: ${d.limit} allowed (${d.bucket}); retry in ${d.retryAfter} s`, { retry_after: d.retryAfter });
 }
 

@@ -23,7 +23,7 @@ export function webRoutes(deps: { orm: MikroORM; config: Config; log: Logger; li
   const router = strictRouter();
   const secure = config.baseUrl.startsWith('https:');
   const signups = config.signups === 'open';
-  router.use(accountRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups), appRegistration: config.appRegistration }));
+  router.use(accountRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups), appRegistration: config.appRegistration, origin: new URL(config.baseUrl).origin }));
   router.use(accountExportRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
   router.use(signUpRoutes({ orm, provider, limits, key, secure, open: signups }));
   router.use(importRoutes({ orm, provider, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));

@@ -21,11 +21,15 @@ export function freePort(): Promise<number> {
 
 /**
  * `sameDatabaseAs` starts a second instance on another app's database (services mode: instances of
- * one deployment share PostgreSQL and, given the same REDIS_KEY_PREFIX, their rate limits). `deps`: what
- * the app is built with besides its configuration (a test's importers, say).
+ * one deployment share PostgreSQL and, given the same REDIS_KEY_PREFIX, their rate limits). `database`:
+ * a database of the test's own (freshDatabase), which outlives the app (a start after another one's
+ * stop). `deps`: what the app is built with besides its configuration (a test's importers, say).
  */
-export async function startTestApp(env: Record<string, string> = {}, opts: { log?: Logger; sameDatabaseAs?: TestApp; deps?: ServerDeps } = {}): Promise<TestApp> {
-  const shared = opts.sameDatabaseAs?.database;
+export async function startTestApp(
+  env: Record<string, string> = {},
+  opts: { log?: Logger; sameDatabaseAs?: TestApp; database?: TestDatabase; deps?: ServerDeps } = {},
+): Promise<TestApp> {
+  const shared = opts.database ?? opts.sameDatabaseAs?.database;
   const database = shared ?? (await freshDatabase());
   const port = await freePort();
   const config = loadConfig({

@@ -32,6 +32,56 @@ export async function insertApp(
   return row.client_id;
 }
 
+/**
+ * Inserts an official public app under a client id of the service's own choosing, or brings the stored
+ * one to these fields: its `active` flag, grants and tokens stay as they are. Nothing is written when the
+ * stored app already has them all; true when a row was inserted or changed.
+ */
+export async function upsertOfficialPublicApp(
+  em: EntityManager,
+  app: { clientId: string; name: string; redirectUris: string[]; scopes: Scope[] },
+): Promise<boolean> {
+  const row = await db(em)
+    .insertInto('app')
+    .values({
+      client_id: app.clientId,
+      name: app.name,
+      redirect_uris: app.redirectUris,
+      allowed_scopes: app.scopes,
+      confidential: false,
+      client_secret_hash: null,
+      official: true,
+      owner_id: null,
+    })
+    .onConflict((oc) =>
+      oc
+        .column('client_id')
+        .doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          redirect_uris: eb.ref('excluded.redirect_uris'),
+          allowed_scopes: eb.ref('excluded.allowed_scopes'),
+          confidential: false,
+          client_secret_hash: null,
+          official: true,
+          owner_id: null,
+          updated_at: eb.fn<Date>('now'),
+        }))
+        .where((eb) =>
+          eb.or([
+            eb('app.name', 'is distinct from', eb.ref('excluded.name')),
+            eb('app.redirect_uris', 'is distinct from', eb.ref('excluded.redirect_uris')),
+            eb('app.allowed_scopes', 'is distinct from', eb.ref('excluded.allowed_scopes')),
+            eb('app.confidential', 'is distinct from', eb.lit(false)),
+            eb('app.official', 'is distinct from', eb.lit(true)),
+            eb('app.owner_id', 'is not', null),
+          ]),
+        ),
+    )
+    .returning('client_id')
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export function appByClientId(em: EntityManager, clientId: string) {
   return db(em).selectFrom('app').select(APP_COLUMNS).where('client_id', '=', clientId).executeTakeFirst();
 }

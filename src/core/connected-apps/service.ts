@@ -42,14 +42,25 @@ export async function listConnectedApps(em: EntityManager, userId: string): Prom
   }));
 }
 
+/** Deletes every grant, code and token the app holds for the user, and its push devices; false when it held no grant. */
+async function revokeGrants(tx: EntityManager, userId: string, clientId: string): Promise<boolean> {
+  const grants = await deleteUserAppGrants(tx, userId, clientId);
+  if (!grants.length) return false;
+  await deleteGrantArtifacts(tx, grants.map((g) => g.grant_id), grants.map((g) => g.grant_key));
+  await forgetAppPushDevices(tx, clientId, userId);
+  return true;
+}
+
 /** Revokes everything the app holds for the user. Unknown or never-connected apps are not_found. */
 export async function revokeConnectedApp(em: EntityManager, userId: string, clientId: string): Promise<void> {
   await em.transactional(async (tx) => {
-    const grants = await deleteUserAppGrants(tx, userId, clientId);
-    if (!grants.length) throw notFound('connected app');
-    await deleteGrantArtifacts(tx, grants.map((g) => g.grant_id), grants.map((g) => g.grant_key));
-    await forgetAppPushDevices(tx, clientId, userId);
+    if (!(await revokeGrants(tx, userId, clientId))) throw notFound('connected app');
   });
+}
+
+/** Revokes everything the app holds for the user, if anything (an app signing its user out). */
+export async function revokeAppGrants(em: EntityManager, userId: string, clientId: string): Promise<void> {
+  await em.transactional((tx) => revokeGrants(tx, userId, clientId));
 }
 
 /** How many users hold a grant still standing of each app (apps nobody holds are absent). */

@@ -3,6 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { db } from '../db/query-builder.ts';
 import { entryMinutes } from './minutes.ts';
+import { regularEpisodesWatched } from './regular-episodes.ts';
 import { userFigures } from './totals.ts';
 
 const FIGURE_TABLES = ['user_figures', 'user_title_figures', 'user_day_figures', 'user_month_genre', 'user_streak_run'] as const;
@@ -11,12 +12,12 @@ export async function dropFigures(tx: EntityManager, userId: string): Promise<vo
   for (const table of FIGURE_TABLES) await db(tx).deleteFrom(table).where('user_id', '=', userId).execute();
 }
 
-/** Per title: entries, minutes, different episodes. */
+/** Per title: entries, minutes, different episodes and regular episodes, the latest watch. */
 export async function fillTitleFigures(tx: EntityManager, userId: string): Promise<string[]> {
   const k = db(tx);
   const rows = await k
     .insertInto('user_title_figures')
-    .columns(['user_id', 'title_id', 'watches', 'minutes', 'episodes'])
+    .columns(['user_id', 'title_id', 'watches', 'minutes', 'episodes', 'regular_episodes', 'last_watched_at'])
     .expression(
       k
         .selectFrom('watch_history as w')
@@ -28,6 +29,8 @@ export async function fillTitleFigures(tx: EntityManager, userId: string): Promi
           eb.cast<number>(eb.fn.countAll(), 'integer').as('watches'),
           eb.cast<number>(eb.fn.sum(entryMinutes), 'integer').as('minutes'),
           eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
+          eb.cast<number>(regularEpisodesWatched, 'integer').as('regular_episodes'),
+          eb.fn.max('w.watched_at').as('last_watched_at'),
         ])
         .where('w.user_id', '=', userId)
         .groupBy(['w.user_id', 'w.title_id']),

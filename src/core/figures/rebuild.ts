@@ -8,7 +8,7 @@ import { daysBetween, insertRuns } from './days-repository.ts';
 import { rebuildLibraryCounts } from './library-counts.ts';
 import { lockTitleStates } from './lock.ts';
 import { dropFigures, fillDayFigures, fillMonthGenres, fillTitleFigures, ratingsHeld, titleTotals } from './rebuild-repository.ts';
-import { refreshCompletionWindows } from './titles-repository.ts';
+import { refreshCompletionWindows, refreshFurthestEpisodes } from './titles-repository.ts';
 import { addUserFigures } from './totals.ts';
 
 export function rebuildUserFigures(em: EntityManager, userId: string): Promise<void> {
@@ -17,6 +17,7 @@ export function rebuildUserFigures(em: EntityManager, userId: string): Promise<v
     await dropFigures(tx, userId);
     const titles = await fillTitleFigures(tx, userId);
     await refreshCompletionWindows(tx, titles, userId);
+    await refreshFurthestEpisodes(tx, titles, userId);
     await fillDayFigures(tx, userId);
     await fillMonthGenres(tx, userId);
     const days = await daysBetween(tx, userId, '-infinity', 'infinity');

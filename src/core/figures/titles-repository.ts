@@ -1,25 +1,28 @@
 // The statements of the per-title figures (titles.ts): the rows kept, the same figures recounted from the
-// user's entries of those titles only, and the window in which a show counts as completed.
+// user's entries of those titles only, the window in which a show counts as completed, and the furthest
+// regular episode watched.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { minutesWatched } from './minutes.ts';
+import { regularEpisodesWatched } from './regular-episodes.ts';
 
-export type TitleFiguresRow = { title_id: string; watches: number; minutes: number; episodes: number; completed_from: string | null; completed_until: string | null };
+/** What a title's row counts from the user's entries of it (the rest of the row is recomputed in place). */
+export type CountedTitleFigures = { title_id: string; watches: number; minutes: number; episodes: number; regular_episodes: number; last_watched_at: Date };
 
-/** The kept rows of these titles, with each title's type and anime flag. */
+/** The kept rows of these titles (the counts the totals move by). */
 export function keptTitleFigures(em: EntityManager, userId: string, titleIds: readonly string[]) {
   return db(em)
     .selectFrom('user_title_figures')
-    .select(['title_id', 'watches', 'minutes', 'episodes', 'completed_from', 'completed_until'])
+    .select(['title_id', 'watches', 'minutes', 'episodes'])
     .where('user_id', '=', userId)
     .where((eb) => eb('title_id', '=', eb.fn.any(eb.val([...titleIds]))))
     .execute();
 }
 
 /** What the user's entries of these titles add up to (titles without an entry are absent). */
-export function countedTitleFigures(em: EntityManager, userId: string, titleIds: readonly string[]) {
+export function countedTitleFigures(em: EntityManager, userId: string, titleIds: readonly string[]): Promise<CountedTitleFigures[]> {
   return db(em)
     .selectFrom('watch_history as w')
     .innerJoin('title as t', 't.id', 'w.title_id')
@@ -29,6 +32,8 @@ export function countedTitleFigures(em: EntityManager, userId: string, titleIds:
       eb.cast<number>(eb.fn.countAll(), 'integer').as('watches'),
       eb.cast<number>(minutesWatched, 'integer').as('minutes'),
       eb.cast<number>(eb.fn.count('w.episode_id').distinct(), 'integer').as('episodes'),
+      eb.cast<number>(regularEpisodesWatched, 'integer').as('regular_episodes'),
+      eb.fn.max('w.watched_at').as('last_watched_at'),
     ])
     .where('w.user_id', '=', userId)
     .where((eb) => eb('w.title_id', '=', eb.fn.any(eb.val([...titleIds]))))
@@ -77,7 +82,33 @@ export function titleKinds(em: EntityManager, titleIds: readonly string[]) {
     .execute();
 }
 
-export async function upsertTitleFigures(tx: EntityManager, userId: string, rows: readonly Omit<TitleFiguresRow, 'completed_from' | 'completed_until'>[]): Promise<void> {
+/**
+ * Recomputes, for the user's rows of these titles, the furthest regular episode watched (by season and
+ * episode number): read from the user's entries of each title only.
+ */
+export async function refreshFurthestEpisodes(tx: EntityManager, titleIds: readonly string[], userId: string): Promise<void> {
+  if (titleIds.length === 0) return;
+  const fe = expressionBuilder<Tables & { f: Tables['user_title_figures'] }, 'f'>();
+  const furthest = (column: 'e.season_number' | 'e.episode_number') =>
+    fe
+      .selectFrom('watch_history as w')
+      .innerJoin('episode as e', 'e.id', 'w.episode_id')
+      .select(column)
+      .whereRef('w.user_id', '=', 'f.user_id')
+      .whereRef('w.title_id', '=', 'f.title_id')
+      .where('e.season_number', '>', 0)
+      .orderBy('e.season_number', 'desc')
+      .orderBy('e.episode_number', 'desc')
+      .limit(1);
+  await db(tx)
+    .updateTable('user_title_figures as f')
+    .set({ last_season: furthest('e.season_number'), last_episode: furthest('e.episode_number') })
+    .where('f.user_id', '=', userId)
+    .where((eb) => eb('f.title_id', '=', eb.fn.any(eb.val([...titleIds]))))
+    .execute();
+}
+
+export async function upsertTitleFigures(tx: EntityManager, userId: string, rows: readonly CountedTitleFigures[]): Promise<void> {
   if (rows.length === 0) return;
   await db(tx)
     .insertInto('user_title_figures')
@@ -87,6 +118,8 @@ export async function upsertTitleFigures(tx: EntityManager, userId: string, rows
         watches: eb.ref('excluded.watches'),
         minutes: eb.ref('excluded.minutes'),
         episodes: eb.ref('excluded.episodes'),
+        regular_episodes: eb.ref('excluded.regular_episodes'),
+        last_watched_at: eb.ref('excluded.last_watched_at'),
       })),
     )
     .execute();

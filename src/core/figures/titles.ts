@@ -4,7 +4,7 @@
 // anime while it has an entry).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addUserFigures, type TotalsDelta } from './totals.ts';
-import { countedTitleFigures, deleteTitleFigures, keptTitleFigures, refreshCompletionWindows, titleKinds, upsertTitleFigures } from './titles-repository.ts';
+import { countedTitleFigures, deleteTitleFigures, keptTitleFigures, refreshCompletionWindows, refreshFurthestEpisodes, titleKinds, upsertTitleFigures, type CountedTitleFigures } from './titles-repository.ts';
 
 type Counted = { watches: number; minutes: number; episodes: number };
 const NONE: Counted = { watches: 0, minutes: 0, episodes: 0 };
@@ -13,7 +13,7 @@ const NONE: Counted = { watches: 0, minutes: 0, episodes: 0 };
 export async function refreshTitleFigures(tx: EntityManager, userId: string, titleIds: readonly string[]): Promise<void> {
   if (titleIds.length === 0) return;
   const kept = new Map<string, Counted>((await keptTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
-  const counted = new Map<string, Counted>((await countedTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
+  const counted = new Map<string, CountedTitleFigures>((await countedTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
   const delta: TotalsDelta = { watches: 0, minutes: 0, episodes: 0, movies: 0, shows: 0, anime_titles: 0 };
   const add = (k: keyof TotalsDelta, n: number) => (delta[k] = (delta[k] ?? 0) + n);
   for (const t of await titleKinds(tx, titleIds)) {
@@ -26,8 +26,9 @@ export async function refreshTitleFigures(tx: EntityManager, userId: string, tit
     add(t.type === 'movie' ? 'movies' : 'shows', held);
     if (t.is_anime) add('anime_titles', held);
   }
-  await upsertTitleFigures(tx, userId, [...counted].map(([title_id, c]) => ({ title_id, ...c })));
+  await upsertTitleFigures(tx, userId, [...counted.values()]);
   await deleteTitleFigures(tx, userId, titleIds.filter((id) => !counted.has(id)));
   await refreshCompletionWindows(tx, [...counted.keys()], userId);
+  await refreshFurthestEpisodes(tx, [...counted.keys()], userId);
   await addUserFigures(tx, userId, delta);
 }

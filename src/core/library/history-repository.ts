@@ -12,7 +12,7 @@ import { offline } from '../db/compile.ts';
 // ---- entries as read
 
 /** An episode has aired from its air date (UTC); an episode without a date counts as aired. */
-function airedEpisode() {
+export function airedEpisode() {
   const eb = expressionBuilder<{ e: Tables['episode'] }, 'e'>();
   const utcToday = eb.cast<string>(eb.fn('timezone', [eb.val('UTC'), eb.fn('now')]), 'date');
   return eb.or([eb('e.air_date', 'is', null), eb('e.air_date', '<=', utcToday)]);

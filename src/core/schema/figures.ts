@@ -35,17 +35,40 @@ export const UserFigures = defineEntity({
   },
 });
 
-/** Per title the user has an entry of: entries, minutes, different episodes, and when the show counts as completed. */
+/**
+ * Per title the user has an entry of: entries, minutes, different episodes, when the show counts as
+ * completed, and where the user is in it (the latest watch, the furthest regular episode watched) for
+ * Up next.
+ */
 export const UserTitleFigures = defineEntity({
   name: 'UserTitleFigures',
   primaryKeys: ['user', 'title'],
-  indexes: [{ name: 'user_title_figures_completed', properties: ['user', 'completedFrom'], where: 'completed_from is not null' }],
+  indexes: [
+    { name: 'user_title_figures_completed', properties: ['user', 'completedFrom'], where: 'completed_from is not null' },
+    // Up next: the shows with a regular episode watched, latest watch first.
+    {
+      name: 'user_title_figures_up_next',
+      properties: ['user', 'lastWatchedAt', 'title'],
+      columns: [{ name: 'user' }, { name: 'lastWatchedAt', sort: 'DESC' }, { name: 'title', sort: 'DESC' }],
+      where: 'last_season is not null',
+    },
+  ],
   properties: {
     user: () => p.manyToOne(AppUser).primary().updateRule('no action').deleteRule('cascade'),
     title: () => p.manyToOne(Title).primary().updateRule('no action').deleteRule('cascade'),
     watches: p.integer(),
     minutes: p.integer(),
     episodes: p.integer(),
+    /** Different regular episodes (season 1 and up) with an entry. */
+    regularEpisodes: p.integer(),
+    /** The latest watched_at of the title's entries. */
+    lastWatchedAt: p.datetime(),
+    /**
+     * The furthest regular episode with an entry, by season and episode number (not by when it was
+     * watched); null for movies and shows without a watched regular episode.
+     */
+    lastSeason: p.integer().nullable(),
+    lastEpisode: p.integer().nullable(),
     /**
      * A show is completed on day D when completed_from <= D < completed_until (no end when null):
      * from the first air date of a watched regular episode, until the first air date of an unwatched one

@@ -5,7 +5,7 @@ import type { EpisodeState, SeasonSummary } from './schemas.ts';
 import type { EpisodeRow, SeasonRow, ShowRow } from './seasons-repository.ts';
 
 export const POSTER_SIZE = 'w500';
-const STILL_SIZE = 'w300';
+export const STILL_SIZE = 'w300';
 
 /** A timestamp read from the database or from JSON it built, as ISO 8601 with Z. */
 export const isoTime = (value: string | Date): string => new Date(value).toISOString();

@@ -2,7 +2,8 @@
 // grants ends at once). The developer apps pages are developer-apps.ts.
 // Sign-in goes through the password-guessing throttle and signs the browser in with the authorization
 // server too (one session, account-session.ts); sign-out destroys that session on the server, so the old
-// cookie opens neither these pages nor an approval again.
+// cookie opens neither these pages nor an approval again. The first-party web app signs out at the same
+// path with its bearer token instead of a form (app-sign-out.ts).
 // Revoking and signing out count in the `account-forms` bucket first (form-limits.ts).
 import type { NextFunction, Request, Response, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
@@ -15,6 +16,7 @@ import { ApiError } from '../../core/errors.ts';
 import { FailureLimits, rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
 import type { Logger } from '../../core/log.ts';
 import { refusedByFormLimit } from './form-limits.ts';
+import { appSignOut } from './app-sign-out.ts';
 import { browserSession, signOutBrowser, validSessionCsrf } from '../../oauth/browser-session.ts';
 import { loginNonce, startSession, validLoginNonce } from './account-session.ts';
 import { accountSignInPage, connectedAppsPage } from '../pages/account.ts';
@@ -22,7 +24,11 @@ import { accountHubPage } from '../pages/account-hub.ts';
 import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
 
 /** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean };
+/** `origin`: BASE_URL's origin, where the web app's sign-out must come from (app-sign-out.ts). */
+type Deps = {
+  orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined; appRegistration: boolean;
+  origin: string;
+};
 
 const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 
@@ -82,7 +88,8 @@ export function accountRoutes(deps: Deps): Router {
     }
   }));
 
-  r.post('/account/sign-out', wrap(async (req, res) => {
+  // The web app's sign-out (a bearer token, no form) first; the account pages' form after it.
+  r.post('/account/sign-out', appSignOut(deps), wrap(async (req, res) => {
     const session = await browserSession(deps, req, res);
     if (await refusedByFormLimit(deps, req, res, 'account-forms', session?.userId)) return;
     if (session && validSessionCsrf(session, (req.body as Record<string, unknown> | undefined)?.csrf)) {

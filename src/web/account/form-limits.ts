@@ -6,7 +6,7 @@
 import type { Request, Response } from 'express';
 import { retryText } from '../../core/accounts/sign-in.ts';
 import { windowText } from '../../core/limits/docs.ts';
-import { rateLimitHeaders, type RateLimits } from '../../core/limits/limiter.ts';
+import { rateLimitHeaders, type Decision, type RateLimits } from '../../core/limits/limiter.ts';
 import { limitById, type LimitId } from '../../core/limits/table.ts';
 import type { Logger } from '../../core/log.ts';
 import { clientIp } from '../../rest/rate-limit.ts';
@@ -25,21 +25,29 @@ const DONE: Record<FormLimitId, string> = {
 export type FormLimitId = Extract<LimitId, 'app-secret' | 'app-create' | 'app-edit' | 'account-forms'>;
 
 /**
+ * Counts the POST in its bucket, per user or, without one, per address, and sets the rate-limit headers.
+ * The decision, or undefined when the limiter failed (logged: the request is let through).
+ */
+export async function countFormPost(deps: FormLimitDeps, req: Request, res: Response, id: FormLimitId, userId: string | undefined): Promise<Decision | undefined> {
+  let decision;
+  try {
+    decision = await deps.limits.checkAlways([{ limit: limitById(id), key: userId ?? `ip:${clientIp(req)}` }]);
+  } catch (err) {
+    deps.log.error({ err, request_id: req.id }, 'rate limiter failed: form let through');
+    return undefined;
+  }
+  if (decision) res.set(rateLimitHeaders(decision));
+  return decision;
+}
+
+/**
  * Counts the form POST in its bucket. When the bucket is full, answers 429 itself and returns true; the
  * caller then does nothing more. The limiter failing lets the form through (logged).
  */
 export async function refusedByFormLimit(deps: FormLimitDeps, req: Request, res: Response, id: FormLimitId, userId: string | undefined): Promise<boolean> {
   const limit = limitById(id);
-  let decision;
-  try {
-    decision = await deps.limits.checkAlways([{ limit, key: userId ?? `ip:${clientIp(req)}` }]);
-  } catch (err) {
-    deps.log.error({ err, request_id: req.id }, 'rate limiter failed: form let through');
-    return false;
-  }
-  if (!decision) return false;
-  res.set(rateLimitHeaders(decision));
-  if (decision.allowed) return false;
+  const decision = await countFormPost(deps, req, res, id, userId);
+  if (!decision || decision.allowed) return false;
   const body = `<p>You have ${DONE[id]} ${limit.points} times in the last ${windowText(limit.seconds)}, the most allowed. ${retryText(decision.retryAfter ?? 1)}</p><p><a href="/account">Back to your account</a></p>`;
   res.status(429).set(PAGE_HEADERS).send(page('Too many requests', body));
   return true;

@@ -1,5 +1,5 @@
 // Home: what the person is in the middle of (Continue Watching, live: a scrobble from another app shows
-// here within moments), the next episode of each show they follow, what they watched last, and what is
+// here within moments), the next episode of each show they are watching, what they watched last, and what is
 // trending. A visitor sees trending titles and a way to sign in.
 import { useQuery } from '@tanstack/react-query';
 import { Link } from 'wouter';
@@ -118,5 +118,20 @@ export function HomePage() {
 }
 
 function UpNext() {
-  return <Empty>Follow a show (set its status to Watching) to see its next episode here.</Empty>;
+  const q = useQuery({ queryKey: ['up-next'], queryFn: () => api.platform.history.upNext.query({ limit: 12 }) });
+  if (q.isPending) return <Loading label="Loading up next" rows={1} />;
+  if (q.isError) return <ErrorNote error={q.error} onRetry={() => void q.refetch()} />;
+  if (!q.data.items.length) return <Empty>When you watch an episode of a show, its next episode shows here once it has aired.</Empty>;
+  return (
+    <ul className="poster-row" aria-label="Up next">
+      {q.data.items.map((item) => (
+        <li key={item.show.id}>
+          <TitleCard
+            title={item.show}
+            caption={`${episodeLabel(item.nextEpisode.season, item.nextEpisode.episode)}${item.nextEpisode.episodeTitle ? ` · ${item.nextEpisode.episodeTitle}` : ''} · ${item.watchedEpisodes} of ${item.airedEpisodes} watched`}
+          />
+        </li>
+      ))}
+    </ul>
+  );
 }

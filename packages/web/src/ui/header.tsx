@@ -8,6 +8,7 @@ import { api } from '../api.ts';
 import { signIn, signOut } from '../auth.ts';
 import { keys } from '../live.ts';
 import { queryClient } from '../api.ts';
+import { BellIcon, GearIcon } from './icons.tsx';
 import { Search } from './search.tsx';
 import { useSignedIn } from './signed-in.tsx';
 
@@ -26,7 +27,7 @@ function UnreadBadge() {
   const count = unread.data?.unread ?? 0;
   return (
     <Link href="/notifications" className="icon-link" aria-label={count ? `Notifications, ${count} unread` : 'Notifications'}>
-      <span aria-hidden="true">🔔</span>
+      <BellIcon />
       {count > 0 && (
         <span className="badge" aria-hidden="true">
           {count > 99 ? '99+' : count}
@@ -55,7 +56,7 @@ export function Header() {
           <div className="header-actions">
             <UnreadBadge />
             <Link href="/settings" className="icon-link" aria-label="Settings">
-              <span aria-hidden="true">⚙</span>
+              <GearIcon />
             </Link>
             <button
               type="button"

@@ -1,0 +1,140 @@
+// The web app as a new user goes through it, at a phone's and a desk's size, against the real service:
+// sign in through the service's page, search a misspelt title in the header, open it, mark it watched,
+// find it in history and stats, rate it, add it to a new list, reorder that list, then see a scrobble
+// sent by another app appear in Continue Watching without a reload, and sign out (a reload stays signed
+// out). Every page on the way passes the page checks (no sideways scroll, 44 px targets, axe-core).
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { call } from './helpers/http.ts';
+import { makeApp, makeUser } from './helpers/oauth.ts';
+import { SPIRITED_AWAY } from './helpers/seed.ts';
+import { issueToken } from './helpers/tokens.ts';
+import { expectGoodPage, PHONE, signedInApp, startWebApp, VIEWPORTS, type WebApp } from './helpers/web-app.ts';
+
+let web: WebApp;
+beforeAll(async () => {
+  web = await startWebApp();
+});
+afterAll(async () => {
+  await web?.stop();
+});
+
+/** The same titles the fixture holds: a second item for the list. */
+const TOY_STORY = 862;
+
+/** A section of the header's navigation (behind "Menu" on a phone). */
+async function openSection(page: Page, name: string, phone: boolean) {
+  if (phone) await page.getByRole('button', { name: 'Menu' }).click();
+  await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
+  await expect.poll(() => page.getByRole('heading', { level: 1, name }).count()).toBe(1);
+}
+
+/** Waits until nothing on the page is loading (no skeleton left). */
+async function settled(page: Page) {
+  await expect.poll(() => page.locator('.skeletons').count()).toBe(0);
+}
+
+describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
+  it('signs in, finds and marks a title, rates it, lists it, reorders, sees a scrobble live, signs out', async () => {
+    const phone = viewport === PHONE;
+    const username = `journey_${viewport.width}`;
+    const user = await makeUser(web.app, username);
+    const api = async (method: string, path: string, token: string, body?: unknown) => call(web.app, `/api/platform/v1${path}`, { method, token, body });
+    const { context, page } = await signedInApp(web, username, viewport);
+    try {
+      // Home, signed in.
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
+      await settled(page);
+      await expectGoodPage(page);
+
+      // Search in the header, misspelt; open the title from the results.
+      await page.getByRole('combobox', { name: 'Search' }).fill('spirted awey');
+      const option = page.getByRole('option', { name: /Spirited Away/ }).first();
+      await option.click();
+      await page.waitForURL((u) => u.pathname === `/title/movie/${SPIRITED_AWAY}`);
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Spirited Away' }).count()).toBe(1);
+      await settled(page);
+      await expectGoodPage(page);
+
+      // Mark it watched now.
+      await page.getByRole('button', { name: 'Mark as watched', exact: true }).click();
+      await expect.poll(() => page.locator('.watch-summary').textContent()).toMatch(/watched/i);
+
+      // History shows it; stats count it.
+      await openSection(page, 'History', phone);
+      await expect.poll(() => page.getByRole('main').getByRole('link', { name: 'Spirited Away' }).count()).toBeGreaterThan(0);
+      await settled(page);
+      await expectGoodPage(page);
+      await openSection(page, 'Stats', phone);
+      await settled(page);
+      await expect.poll(() => page.getByRole('main').textContent()).toMatch(/Movies\s*1\b/);
+      await expectGoodPage(page);
+
+      // Back to the title: rate it 8, which stays after a reload.
+      await page.goBack();
+      await page.goBack();
+      await page.waitForURL((u) => u.pathname === `/title/movie/${SPIRITED_AWAY}`);
+      await page.getByLabel('Rating', { exact: true }).selectOption('8');
+      await page.reload();
+      await expect.poll(() => page.getByLabel('Rating', { exact: true }).inputValue()).toBe('8');
+
+      // Add it to a new list, made from the title page.
+      await page.getByText('Add to list', { exact: true }).click();
+      await page.getByLabel('New list name').fill('Ghibli night');
+      await page.getByRole('button', { name: 'Create list and add' }).click();
+      const token = await issueToken(web.app, { userId: user.id, clientId: (await makeApp(web.app, { name: 'Second screen' })).client_id, scope: 'lists:read lists:write playback:write playback:read' });
+      let listId = '';
+      await expect
+        .poll(async () => {
+          const lists = (await api('GET', '/me/lists', token)).body as { items?: Array<{ id: string | number; name: string }> };
+          listId = String(lists.items?.find((l) => l.name === 'Ghibli night')?.id ?? '');
+          return listId;
+        })
+        .not.toBe('');
+      // A second item, added by another app, to have something to reorder.
+      expect((await api('POST', `/lists/${listId}/items`, token, { type: 'movie', movieDbId: TOY_STORY })).status).toBeLessThan(300);
+
+      // The list: move Spirited Away below Toy Story with the keyboard path.
+      await openSection(page, 'Lists', phone);
+      await page.getByRole('link', { name: /Ghibli night/ }).first().click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Ghibli night' }).count()).toBe(1);
+      await settled(page);
+      await expectGoodPage(page);
+      await page.getByRole('button', { name: 'Move Spirited Away down' }).click();
+      await expect
+        .poll(async () => {
+          const items = (await api('GET', `/lists/${listId}/items`, token)).body as { items?: Array<{ movieDbId?: number; title?: { movieDbId: number } }> };
+          return (items.items ?? []).map((i) => i.movieDbId ?? i.title?.movieDbId);
+        })
+        .toEqual([TOY_STORY, SPIRITED_AWAY]);
+
+      // Home: another app starts playing; Continue Watching shows it without a reload.
+      await page.getByRole('link', { name: 'Media Tracker' }).click();
+      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
+      await settled(page);
+      const started = await api('POST', '/playback/start', token, {
+        event_id: `journey-${viewport.width}`,
+        event_created_at: Date.now(),
+        media_type: 'movie',
+        title: 'Toy Story',
+        movie_db_id: TOY_STORY,
+        playback_session_id: `journey-session-${viewport.width}`,
+        progress: 0.25,
+        duration_seconds: 4860,
+      });
+      expect(started.status).toBe(200);
+      const cw = page.getByRole('list', { name: 'Continue Watching' });
+      await expect.poll(() => cw.getByRole('link', { name: /Toy Story/ }).count()).toBe(1);
+      await expectGoodPage(page);
+
+      // Sign out: the header offers to sign in, and a reload stays signed out.
+      await page.getByRole('button', { name: 'Sign out' }).click();
+      await expect.poll(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+      await page.reload();
+      await expect.poll(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+      await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+    } finally {
+      await context.close();
+    }
+  });
+});
