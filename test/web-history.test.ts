@@ -133,7 +133,7 @@ describe.each(VIEWPORTS)('History at %o', (viewport) => {
       const row = page.locator(`#entry-${target.id}`);
       await row.getByRole('button', { name: 'Edit date' }).click();
       const field = page.getByLabel('Watched at');
-      await expect.poll(() => field.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+      await expect.poll(() => field.evaluate((el) => el === el.ownerDocument.activeElement), WAIT).toBe(true);
       await expectGoodPage(page);
 
       // Moved to the day before yesterday, in the evening: from the keyboard.
@@ -158,7 +158,7 @@ describe.each(VIEWPORTS)('History at %o', (viewport) => {
       // Cancel leaves the entry as it was.
       await row.getByRole('button', { name: 'Edit date' }).click();
       await page.getByRole('button', { name: 'Cancel' }).click();
-      await expect.poll(() => row.getByRole('button', { name: 'Edit date' }).evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+      await expect.poll(() => row.getByRole('button', { name: 'Edit date' }).evaluate((el) => el === el.ownerDocument.activeElement), WAIT).toBe(true);
     } finally {
       await context.close();
     }
@@ -173,10 +173,10 @@ describe.each(VIEWPORTS)('History at %o', (viewport) => {
       const row = page.locator(`#entry-${first.id}`);
       await row.getByRole('button', { name: 'Delete' }).click();
       const confirm = row.getByRole('button', { name: 'Confirm delete' });
-      await expect.poll(() => confirm.evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+      await expect.poll(() => confirm.evaluate((el) => el === el.ownerDocument.activeElement), WAIT).toBe(true);
       await expectGoodPage(page);
       await row.getByRole('button', { name: 'Cancel' }).click();
-      await expect.poll(() => row.getByRole('button', { name: 'Delete' }).evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+      await expect.poll(() => row.getByRole('button', { name: 'Delete' }).evaluate((el) => el === el.ownerDocument.activeElement), WAIT).toBe(true);
 
       await page.keyboard.press('Enter');
       await confirm.focus();
@@ -184,7 +184,7 @@ describe.each(VIEWPORTS)('History at %o', (viewport) => {
       await expect.poll(() => row.count(), WAIT).toBe(0);
       await expect.poll(async () => (await user.entries()).map((e) => e.id), WAIT).not.toContain(first.id);
       // The focus goes on to the next entry.
-      await expect.poll(() => page.locator(`#entry-${second.id}`).evaluate((el) => el === document.activeElement), WAIT).toBe(true);
+      await expect.poll(() => page.locator(`#entry-${second.id}`).evaluate((el) => el === el.ownerDocument.activeElement), WAIT).toBe(true);
       await expectGoodPage(page);
     } finally {
       await context.close();
