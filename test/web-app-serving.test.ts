@@ -94,19 +94,19 @@ describe.each(VIEWPORTS)('signed out at %o', (viewport) => {
   it('home shows trending titles and a way to sign in; search finds a misspelt title by keyboard', async () => {
     const { context, page } = await openApp(web, viewport);
     try {
-      await expect.poll(() => page.getByRole('heading', { name: 'Track what you watch' }).count()).toBe(1);
-      await expect.poll(() => page.getByRole('list', { name: 'Trending' }).count()).toBe(1);
+      await expect.poll(() => page.getByRole('heading', { name: 'Track what you watch' }).count(), { timeout: 30_000 }).toBe(1);
+      await expect.poll(() => page.getByRole('list', { name: 'Trending' }).count(), { timeout: 30_000 }).toBe(1);
       await expectGoodPage(page);
 
       await page.keyboard.press('/');
       const search = page.getByRole('combobox', { name: 'Search' });
-      await expect.poll(() => search.evaluate((el) => el === el.ownerDocument.activeElement)).toBe(true);
+      await expect.poll(() => search.evaluate((el) => el === el.ownerDocument.activeElement), { timeout: 30_000 }).toBe(true);
       await page.keyboard.type('spirted awey');
       const first = page.getByRole('listbox', { name: 'Search results' }).getByRole('option').first();
-      await expect.poll(() => first.textContent()).toContain('Spirited Away');
+      await expect.poll(() => first.textContent(), { timeout: 30_000 }).toContain('Spirited Away');
       await expectAccessible(page);
       await page.keyboard.press('ArrowDown');
-      await expect.poll(() => first.getAttribute('aria-selected')).toBe('true');
+      await expect.poll(() => first.getAttribute('aria-selected'), { timeout: 30_000 }).toBe('true');
       await page.keyboard.press('Enter');
       await page.waitForURL((u) => u.pathname === '/title/movie/129');
     } finally {

@@ -20,6 +20,9 @@ afterAll(async () => {
   await web?.stop();
 });
 
+/** Waits for what a step changes (a loaded 2-core machine may take seconds), never for a fixed time. */
+const eventually = <T>(fn: () => T | Promise<T>) => expect.poll(fn, { timeout: 30_000, interval: 100 });
+
 /** The same titles the fixture holds: a second item for the list. */
 const TOY_STORY = 862;
 
@@ -27,12 +30,12 @@ const TOY_STORY = 862;
 async function openSection(page: Page, name: string, phone: boolean) {
   if (phone) await page.getByRole('button', { name: 'Menu' }).click();
   await page.getByRole('navigation', { name: 'Sections' }).getByRole('link', { name, exact: true }).click();
-  await expect.poll(() => page.getByRole('heading', { level: 1, name }).count()).toBe(1);
+  await eventually(() => page.getByRole('heading', { level: 1, name }).count()).toBe(1);
 }
 
 /** Waits until nothing on the page is loading (no skeleton left). */
 async function settled(page: Page) {
-  await expect.poll(() => page.locator('.skeletons').count()).toBe(0);
+  await eventually(() => page.locator('.skeletons').count()).toBe(0);
 }
 
 describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
@@ -44,7 +47,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
     const { context, page } = await signedInApp(web, username, viewport);
     try {
       // Home, signed in.
-      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
+      await eventually(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
       await settled(page);
       await expectGoodPage(page);
 
@@ -53,23 +56,23 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       const option = page.getByRole('option', { name: /Spirited Away/ }).first();
       await option.click();
       await page.waitForURL((u) => u.pathname === `/title/movie/${SPIRITED_AWAY}`);
-      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Spirited Away' }).count()).toBe(1);
+      await eventually(() => page.getByRole('heading', { level: 1, name: 'Spirited Away' }).count()).toBe(1);
       await settled(page);
       await expectGoodPage(page);
       await page.screenshot({ path: screenshotPath(`web-title-${viewport.width}`) });
 
       // Mark it watched now.
       await page.getByRole('button', { name: 'Mark as watched', exact: true }).click();
-      await expect.poll(() => page.locator('.watch-summary').textContent()).toMatch(/watched/i);
+      await eventually(() => page.locator('.watch-summary').textContent()).toMatch(/watched/i);
 
       // History shows it; stats count it.
       await openSection(page, 'History', phone);
-      await expect.poll(() => page.getByRole('main').getByRole('link', { name: 'Spirited Away' }).count()).toBeGreaterThan(0);
+      await eventually(() => page.getByRole('main').getByRole('link', { name: 'Spirited Away' }).count()).toBeGreaterThan(0);
       await settled(page);
       await expectGoodPage(page);
       await openSection(page, 'Stats', phone);
       await settled(page);
-      await expect.poll(() => page.getByRole('main').textContent()).toMatch(/Movies\s*1(?!\d)/);
+      await eventually(() => page.getByRole('main').textContent()).toMatch(/Movies\s*1(?!\d)/);
       await expectGoodPage(page);
 
       // Back to the title: rate it 8, which stays after a reload.
@@ -80,7 +83,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       await page.getByLabel('Rating', { exact: true }).selectOption('8');
       expect((await saved).status()).toBe(200);
       await page.reload();
-      await expect.poll(() => page.getByLabel('Rating', { exact: true }).inputValue()).toBe('8');
+      await eventually(() => page.getByLabel('Rating', { exact: true }).inputValue()).toBe('8');
 
       // Add it to a new list, made from the title page.
       await page.getByText('Add to list', { exact: true }).click();
@@ -88,8 +91,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       await page.getByRole('button', { name: 'Create list and add' }).click();
       const token = await issueToken(web.app, { userId: user.id, clientId: (await makeApp(web.app, { name: 'Second screen' })).client_id, scope: 'lists:read lists:write playback:write playback:read' });
       let listId = '';
-      await expect
-        .poll(async () => {
+      await eventually(async () => {
           const lists = (await api('GET', '/me/lists', token)).body as { items?: Array<{ id: string | number; name: string }> };
           listId = String(lists.items?.find((l) => l.name === 'Ghibli night')?.id ?? '');
           return listId;
@@ -101,12 +103,11 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       // The list: move Spirited Away below Toy Story with the keyboard path.
       await openSection(page, 'Lists', phone);
       await page.getByRole('link', { name: /Ghibli night/ }).first().click();
-      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Ghibli night' }).count()).toBe(1);
+      await eventually(() => page.getByRole('heading', { level: 1, name: 'Ghibli night' }).count()).toBe(1);
       await settled(page);
       await expectGoodPage(page);
       await page.getByRole('button', { name: 'Move Spirited Away down' }).click();
-      await expect
-        .poll(async () => {
+      await eventually(async () => {
           const items = (await api('GET', `/lists/${listId}/items`, token)).body as { items?: Array<{ movieDbId: number }> };
           return (items.items ?? []).map((i) => i.movieDbId);
         })
@@ -114,7 +115,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
 
       // Home: another app starts playing; Continue Watching shows it without a reload.
       await page.getByRole('link', { name: 'Media Tracker' }).click();
-      await expect.poll(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
+      await eventually(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
       await settled(page);
       const started = await api('POST', '/playback/start', token, {
         event_id: `journey-${viewport.width}`,
@@ -128,16 +129,16 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       });
       expect(started.status).toBe(200);
       const cw = page.getByRole('list', { name: 'Continue Watching' });
-      await expect.poll(() => cw.getByRole('link', { name: /Toy Story/ }).count()).toBe(1);
+      await eventually(() => cw.getByRole('link', { name: /Toy Story/ }).count()).toBe(1);
       await expectGoodPage(page);
       await page.screenshot({ path: screenshotPath(`web-home-${viewport.width}`) });
 
       // Sign out: the header offers to sign in, and a reload stays signed out.
       await page.getByRole('button', { name: 'Sign out' }).click();
-      await expect.poll(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+      await eventually(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
       await page.reload();
-      await expect.poll(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
-      await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      await eventually(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
+      await eventually(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
     } finally {
       await context.close();
     }

@@ -63,7 +63,7 @@ export async function signInThroughApp(page: Page, username: string): Promise<vo
   await page.getByLabel('Password').fill(PASSWORD);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.waitForURL((u) => u.pathname === back.pathname);
-  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(1);
+  await expect.poll(() => page.getByRole('button', { name: 'Sign out' }).count(), { timeout: 30_000 }).toBe(1);
 }
 
 /** The checks of every page: nothing scrolls sideways, controls are at least 44 px, and axe finds nothing. */

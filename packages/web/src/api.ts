@@ -10,11 +10,12 @@ export const api = createClient({ baseUrl: location.origin, getToken });
 // Any change may move figures shown elsewhere (a watch moves history, stats, up next, the title's state):
 // after the last of the changes under way settles, what is shown refetches and the rest is marked stale,
 // besides what each mutation updates itself. (A refetch while another change is still on its way would
-// show the server's state from before it, for a moment.)
+// show the server's state from before it, for a moment; and a fetch under way, a next page say, is left
+// to finish rather than cancelled.)
 const mutations: MutationCache = new MutationCache({
   onSettled: (_data, _error, _variables, _context, settled) => {
     const others = mutations.getAll().some((m) => m !== settled && m.state.status === 'pending');
-    if (!others) void queryClient.invalidateQueries();
+    if (!others) void queryClient.invalidateQueries(undefined, { cancelRefetch: false });
   },
 });
 
