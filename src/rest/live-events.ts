@@ -20,10 +20,10 @@ export type LiveEventsDeps = { orm: MikroORM; log: Logger; events: EventBus; dra
 /** One per app (instance): its watch re-checks the tokens of this instance's open streams, whichever transport opened them. */
 export function liveEvents(deps: LiveEventsDeps): OpenStream {
   const watch = new StreamWatch(deps.orm, deps.log);
-  return async ({ userId, tokenKey, after, requestId, sink }) => {
+  return async ({ userId, scopes, tokenKey, after, requestId, sink }) => {
     const standing = await watch.standing(tokenKey);
     if (!standing) throw new ApiError('invalid_token', 'The access token is no longer valid');
-    const stream = new LiveStream(sink, userId, { orm: deps.orm, log: deps.log, events: deps.events, requestId });
+    const stream = new LiveStream(sink, { userId, scopes }, { orm: deps.orm, log: deps.log, events: deps.events, requestId });
     try {
       await stream.open(after);
     } catch (err) {

@@ -1,4 +1,4 @@
-// GET /playback/events: the user's live playback and Continue Watching events as server-sent events.
+// GET /playback/events: the user's live playback, Continue Watching and unread-count events as server-sent events.
 // A plain Express route (the facade has no subscriptions). Authentication is the pipeline's bearer
 // token (req.actor), or a single-use `?ticket=` for browser EventSource clients, which cannot send
 // headers. Each event has an id (its place in the replay log): a client reconnecting with
@@ -69,7 +69,7 @@ export function playbackEvents(deps: SseDeps): RequestHandler {
       }
       const after = lastEventId(req);
       req.route_label = `GET ${PLATFORM_BASE}${EVENTS_PATH}`;
-      await deps.openStream({ userId: actor.userId, tokenKey: key, after, requestId: req.id, sink: sseResponseSink(res) });
+      await deps.openStream({ userId: actor.userId, scopes: actor.scopes, tokenKey: key, after, requestId: req.id, sink: sseResponseSink(res) });
     } catch (err) {
       next(err);
     }

@@ -5,12 +5,14 @@
 // is fetched with what it missed from the log. When the bus loses delivery the stream ends asking its
 // client to come back soon: it reconnects with the last event id and replays from the log. Every stream
 // tells its client where it starts, so even a client that got no event yet reconnects from the right
-// place. The transport writes what the stream decides through a StreamSink.
+// place. An event that needs a scope the stream's token lacks (scopes.ts) moves the stream's position but
+// is not sent. The transport writes what the stream decides through a StreamSink.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../log.ts';
 import { sseConnectionsOpen } from '../metrics/registry.ts';
 import { StreamCursor } from './cursor.ts';
 import type { EventBus, StreamEvent } from './bus.ts';
+import { streamSends } from './scopes.ts';
 import { replayStreamEvents, streamStart } from './stream-log.ts';
 
 /** Timing of every stream, whichever transport carries it (tests shorten them). */
@@ -58,6 +60,8 @@ export type StreamDeps = { orm: MikroORM; log: Logger; events: EventBus; request
 /** What a transport asks for: a stream of one user's events, bound to the access token it was opened with. */
 export type OpenStreamRequest = {
   userId: string;
+  /** The token's scopes: events that need one it lacks are not sent (scopes.ts). */
+  scopes: ReadonlySet<string>;
   /** The stored key of the access token behind the stream (for a ticket, the token that asked for it). */
   tokenKey: string;
   /** The last event id the client has; null for a new client (live events only, no replay). */
@@ -76,6 +80,7 @@ export class LiveStream {
   readonly #sink: StreamSink;
   readonly #deps: StreamDeps;
   readonly #userId: string;
+  readonly #scopes: ReadonlySet<string>;
   #cursor = new StreamCursor(null);
   /** Live events that came while the log was being read; null when events go straight out. */
   #held: StreamEvent[] | null = [];
@@ -86,9 +91,10 @@ export class LiveStream {
   #unsubscribe = () => {};
   readonly #cleanups: (() => void)[] = [];
 
-  constructor(sink: StreamSink, userId: string, deps: StreamDeps) {
+  constructor(sink: StreamSink, who: { userId: string; scopes: ReadonlySet<string> }, deps: StreamDeps) {
     this.#sink = sink;
-    this.#userId = userId;
+    this.#userId = who.userId;
+    this.#scopes = who.scopes;
     this.#deps = deps;
   }
 
@@ -164,6 +170,8 @@ export class LiveStream {
   #send(e: StreamEvent): void {
     if (this.#ended) return;
     this.#cursor.sent(e.id);
+    // Passed over, not missed: a later event naming it as its predecessor is no gap.
+    if (!streamSends(this.#scopes, e.name)) return;
     if (!this.#sink.send(e)) this.end();
   }
 

@@ -2,6 +2,7 @@
 // announces (so it exists exactly when the change does), then published on the bus after commit. A
 // client reconnecting with Last-Event-ID gets the events after that id from here, for REPLAY_WINDOW.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { afterCommit, beforeCommit } from '../db/transaction.ts';
 import type { EventBus, StreamEvent } from './bus.ts';
 import { eventBusOf } from './registry.ts';
 import { deleteOldStreamEvents, insertStreamEvents, latestStreamEventId, lockUserStream, selectStreamEventsAfter } from './repository.ts';
@@ -23,6 +24,27 @@ const toEvent = (r: Row, prev: string | null): StreamEvent => ({ id: String(r.id
 export async function appendStreamEvents(tx: EntityManager, userId: string, events: NewStreamEvent[]): Promise<StreamEvent[]> {
   if (events.length === 0) return [];
   await lockUserStream(tx, userId);
+  return appendLocked(tx, userId, events);
+}
+
+/**
+ * Appends the events `make` makes just before `tx` commits, once per `key` and user in the transaction,
+ * and publishes them once it has committed. They are made under the user's log lock, so a figure they
+ * carry (a count) is read after every earlier event of the user committed: the last event a stream
+ * sends carries the figure as it stands. For writes that announce a state rather than a step (however
+ * many notifications one transaction records, one count).
+ */
+export function appendOnCommit(tx: EntityManager, userId: string, key: string, make: (tx: EntityManager) => Promise<NewStreamEvent[]>): void {
+  beforeCommit(tx, `stream_event:${userId}:${key}`, async (t) => {
+    await lockUserStream(t, userId);
+    const events = await appendLocked(t, userId, await make(t));
+    afterCommit(t, () => publishStreamEvents(t, events));
+  });
+}
+
+/** Appends under the user's log lock (held by the caller). */
+async function appendLocked(tx: EntityManager, userId: string, events: NewStreamEvent[]): Promise<StreamEvent[]> {
+  if (events.length === 0) return [];
   let prev = await latestStreamEventId(tx, userId);
   const rows = (await insertStreamEvents(tx, userId, events)).sort((a, b) => Number(a.id) - Number(b.id));
   return rows.map((r) => {

@@ -5,6 +5,7 @@ import { recordChange } from '../changes/record.ts';
 import type { NotificationKind } from './kinds.ts';
 import { presentNotification } from './present.ts';
 import { insertNotification } from './repository.ts';
+import { announceUnread } from './unread-event.ts';
 
 export type { NotificationKind } from './kinds.ts';
 
@@ -18,12 +19,17 @@ export type NewNotification = {
   dedupeKey?: string;
 };
 
-/** Records a notification in the caller's transaction. Returns its id, or null when the user turned this kind off or `dedupeKey` was already recorded for the user. Also records the change-feed row for it. */
+/**
+ * Records a notification in the caller's transaction (one started by transaction()). Returns its id, or
+ * null when the user turned this kind off or `dedupeKey` was already recorded for the user. Also records
+ * the change-feed row for it, and the user's unread count goes out on the live stream once it commits.
+ */
 export async function recordNotification(tx: EntityManager, n: NewNotification): Promise<string | null> {
   // One statement: not inserted when the user turned the kind off (in-app), nor when the key exists.
   const row = await insertNotification(tx, { ...n, dedupeKey: n.dedupeKey ?? null });
   if (!row) return null;
   const notification = presentNotification(row);
   await recordChange(tx, n.userId, { resource: 'notifications', resourceId: notification.id, op: 'upsert', data: notification });
+  announceUnread(tx, n.userId);
   return notification.id;
 }

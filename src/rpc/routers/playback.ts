@@ -94,8 +94,9 @@ export const playbackRouter = router({
       return createTicket(ctx.em, ctx.actor, { digest: tokenBucketId(token), key: tokenKey(token) });
     }),
 
-  // The user's live playback and Continue Watching events, as GET /playback/events sends them (same ids,
-  // replay after `lastEventId`, limits, heartbeat, and end when the token no longer stands). tRPC's
+  // The user's live playback, Continue Watching and unread-count events, as GET /playback/events sends
+  // them (same ids, replay after `lastEventId`, the same events left out for a token without their scope,
+  // limits, heartbeat, and end when the token no longer stands). tRPC's
   // client sends `lastEventId` itself when it reconnects. Only a bearer header opens it: a token in the
   // URL (tRPC's connectionParams) would be written to access logs.
   events: platformProcedure('events:read')
@@ -110,6 +111,10 @@ export const playbackRouter = router({
       const token = bearerToken(typeof ctx.headers.authorization === 'string' ? ctx.headers.authorization : undefined);
       if (!token) throw new ApiError('invalid_token', 'A bearer access token is required');
       if (!ctx.openStream) throw new ApiError('server_error', 'Live events are not served here', undefined, 503);
-      return subscriptionEvents(ctx.openStream, { userId: ctx.actor.userId, tokenKey: tokenKey(token), after: input?.lastEventId ?? null, requestId: ctx.requestId }, signal);
+      return subscriptionEvents(
+        ctx.openStream,
+        { userId: ctx.actor.userId, scopes: ctx.actor.scopes, tokenKey: tokenKey(token), after: input?.lastEventId ?? null, requestId: ctx.requestId },
+        signal,
+      );
     }),
 });
