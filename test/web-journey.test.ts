@@ -1,8 +1,8 @@
 // The web app as a new user goes through it, at a phone's and a desk's size, against the real service:
 // sign in through the service's page, search a misspelt title in the header, open it, mark it watched,
 // find it in history and stats, rate it, add it to a new list, reorder that list, then see a scrobble
-// sent by another app appear in Continue Watching without a reload, and sign out (a reload stays signed
-// out). Every page on the way passes the page checks (no sideways scroll, 44 px targets, axe-core).
+// sent by another app appear in Continue Watching and another user's invitation in the unread badge,
+// without a reload, and sign out (a reload stays signed out). Every page on the way passes the page checks (no sideways scroll, 44 px targets, axe-core).
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { screenshotPath } from './helpers/browser.ts';
@@ -132,6 +132,16 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       await eventually(() => cw.getByRole('link', { name: /Toy Story/ }).count()).toBe(1);
       await expectGoodPage(page);
       await page.screenshot({ path: screenshotPath(`web-home-${viewport.width}`) });
+
+      // Another user invites this one to a list: the unread badge goes up without a reload.
+      const badge = page.getByRole('link', { name: /^Notifications/ });
+      const unread = async () => Number(/(\d+) unread/.exec((await badge.getAttribute('aria-label')) ?? '')?.[1] ?? 0);
+      const before = await unread();
+      const friend = await makeUser(web.app, `friend_${viewport.width}`);
+      const friendToken = await issueToken(web.app, { userId: friend.id, clientId: (await makeApp(web.app, { name: 'Friend app' })).client_id, scope: 'lists:read lists:write' });
+      const friendList = (await api('POST', '/lists', friendToken, { name: 'Watch together' })).body as { id: number };
+      expect((await api('POST', `/lists/${friendList.id}/collaborators`, friendToken, { username })).status).toBe(200);
+      await eventually(unread).toBe(before + 1);
 
       // Sign out: the header offers to sign in, and a reload stays signed out.
       await page.getByRole('button', { name: 'Sign out' }).click();
