@@ -2,7 +2,8 @@
 // `app-edit`, `account-forms`). Each POST counts before the form's work is done, per signed-in user, or
 // per address without a session. Always on, whatever RATE_LIMITS says, like the sign-in buckets: a
 // signed-in user looping a form (a secret rotation is an argon2 hash) is no client to trust. A full
-// bucket is 429 with Retry-After and a page saying when to try again; nothing of the form is done.
+// bucket is 429 with Retry-After and a page saying when to try again; nothing of the form is done. The
+// web app's sign-out (app-sign-out.ts) counts in `account-forms` too, and answers its 429 in the envelope.
 import type { Request, Response } from 'express';
 import { retryText } from '../../core/accounts/sign-in.ts';
 import { windowText } from '../../core/limits/docs.ts';
