@@ -13,7 +13,7 @@ import { strictRouter } from '../rest/routing.ts';
 const DIST = path.resolve(import.meta.dirname, '../../packages/web/dist');
 
 /** The app's URLs (its router's paths, packages/web/src/app.tsx), and the sign-in's return. */
-export const APP_PATHS = [
+const APP_PATHS = [
   '/',
   '/auth/callback',
   '/title/:type/:id',

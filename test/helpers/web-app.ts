@@ -10,7 +10,7 @@ import { makeUser, PASSWORD } from './oauth.ts';
 import { seedCatalog } from './seed.ts';
 
 export const PHONE = { width: 390, height: 844 };
-export const DESK = { width: 1280, height: 800 };
+const DESK = { width: 1280, height: 800 };
 export const VIEWPORTS = [PHONE, DESK] as const;
 
 /**
@@ -56,7 +56,7 @@ export async function signedInApp(web: WebApp, username: string, viewport: { wid
 }
 
 /** From a signed-out app page: "Sign in", the service's form, and back to the page the app was on. */
-export async function signInThroughApp(page: Page, username: string): Promise<void> {
+async function signInThroughApp(page: Page, username: string): Promise<void> {
   const back = new URL(page.url());
   await page.getByRole('banner').getByRole('button', { name: 'Sign in' }).click();
   await page.getByLabel('Username').fill(username);
@@ -74,7 +74,7 @@ export async function expectGoodPage(page: Page): Promise<void> {
 }
 
 /** Every visible button, link, field and select is at least 44 px tall (links inside running text excepted). */
-export async function expectTouchTargets(page: Page): Promise<void> {
+async function expectTouchTargets(page: Page): Promise<void> {
   // Evaluated as source in the page: the tests' TypeScript has no DOM types.
   const small = (await page.evaluate(`(() => {
     const out = [];

@@ -6,11 +6,11 @@
 // localStorage holds only a hint that the browser was signed in, so a visitor who never signed in is not
 // sent through the authorization endpoint on every visit.
 
-export const CLIENT_ID = 'media-tracking-web';
+const CLIENT_ID = 'media-tracking-web';
 const AUTHORIZE = '/api/platform/v1/oauth/authorize';
 const TOKEN = '/api/platform/v1/oauth/token';
 const SIGN_OUT = '/account/sign-out';
-export const CALLBACK_PATH = '/auth/callback';
+const CALLBACK_PATH = '/auth/callback';
 
 const PENDING_KEY = 'mt.pending-sign-in';
 const HINT_KEY = 'mt.signed-in';
@@ -117,14 +117,22 @@ async function tokenRequest(fields: Record<string, string>): Promise<Tokens | un
 
 /**
  * The tRPC client's token source: the current access token, or after a 401 a new one from the refresh
- * token held in memory. When that fails the app is signed out (the page then offers to sign in).
+ * token held in memory, else from a silent sign-in. When both fail the app is signed out (the page then
+ * offers to sign in).
  */
 export async function getToken({ forceRefresh }: { forceRefresh: boolean }): Promise<string> {
   if (!forceRefresh || !tokens) return tokens?.access as string;
   const refreshed = tokens.refresh ? await tokenRequest({ grant_type: 'refresh_token', refresh_token: tokens.refresh }) : undefined;
-  setTokens(refreshed);
-  if (!refreshed) throw new Error('Your session has ended. Sign in again.');
-  return refreshed.access;
+  if (refreshed) {
+    setTokens(refreshed);
+    return refreshed.access;
+  }
+  // The refresh token's life is capped (a day from the sign-in): while the browser's session at the
+  // service lasts, a silent sign-in gets new tokens; otherwise the app is signed out.
+  const lastSilent = Number(sessionStorage.getItem(SILENT_AT_KEY) ?? 0);
+  if (Date.now() - lastSilent > SILENT_RETRY_MS) await signIn(currentPath(), true);
+  setTokens(undefined);
+  throw new Error('Your session has ended. Sign in again.');
 }
 
 /** Ends everything: the app's tokens and grant, and the browser's session at the service. */
