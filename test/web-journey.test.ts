@@ -45,6 +45,11 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
     const user = await makeUser(web.app, username);
     const api = async (method: string, path: string, token: string, body?: unknown) => call(web.app, `/api/platform/v1${path}`, { method, token, body });
     const { context, page } = await signedInApp(web, username, viewport);
+    // Whatever the page tries that its Content-Security-Policy refuses shows as a console error.
+    const refused: string[] = [];
+    page.on('console', (m) => {
+      if (m.type() === 'error' && /Content Security Policy/i.test(m.text())) refused.push(m.text());
+    });
     try {
       // Home, signed in.
       await eventually(() => page.getByRole('heading', { level: 1, name: 'Home' }).count()).toBe(1);
@@ -149,6 +154,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       await page.reload();
       await eventually(() => page.getByRole('banner').getByRole('button', { name: 'Sign in' }).count()).toBe(1);
       await eventually(() => page.getByRole('button', { name: 'Sign out' }).count()).toBe(0);
+      expect(refused).toEqual([]);
     } finally {
       await context.close();
     }
