@@ -21,9 +21,9 @@ that changed something. \`data\`: \`playback_session_id\`, \`state\` (\`playing\
 - \`continue_watching.removed\`: \`data\` is \`{id}\` (dismissed, or watched). Entries that expire (${CW_TTL_DAYS} days) send no event.
 - \`${NOTIFICATIONS_UNREAD}\` (only with \`notifications:read\` too): \`data\` is \`{unread}\`, how many of the user's notifications \
 are unread, as \`GET /me/notifications/unread-count\` answers it, sent whenever that may have changed: a notification was \
-recorded for the user, or one or all were marked read. One event per change, with the count once it was made (several \
-notifications recorded at once send one count). A token without \`notifications:read\` never receives it (its ids are \
-skipped). Read the count once on connecting; the stream tells what changes after.
+recorded for the user, or one or all were marked read. One event per write, carrying the count as it stands when the write \
+commits (a write that records several notifications sends one). A token without \`notifications:read\` never receives it \
+(its ids are skipped). Read the count once on connecting; the stream tells what changes after.
 
 Comment lines (\`: heartbeat\`) every ${SSE_TIMING.heartbeatMs / 1000} seconds keep the connection alive. The stream ends after \
 ${SSE_TIMING.maxStreamMs / 60_000} minutes; reconnect then. Ids grow with time for each user. Reconnect with \`Last-Event-ID\` \
