@@ -58,7 +58,9 @@ describe('the hashed files', () => {
       expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
       expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     }
-    expect((await request(web.app, '/assets/index-00000000.js')).status).toBe(404);
+    const stale = await request(web.app, '/assets/index-00000000.js');
+    expect(stale.status).toBe(404);
+    expect(JSON.parse(stale.text)).toMatchObject({ error: 'not_found', message: 'No such file in this build of the web app' });
   });
 
   it('are sent compressed as the browser asks: Brotli, else gzip, else as they are', async () => {

@@ -7,6 +7,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import express, { type Router } from 'express';
+import { ApiError } from '../core/errors.ts';
 import { escapeHtml, htmlPageHeaders } from '../oauth/pages/layout.ts';
 import { strictRouter } from '../rest/routing.ts';
 
@@ -81,6 +82,8 @@ export function appFiles(opts: { imageBaseUrl: string }): Router {
   }
   r.get('/assets/:file', (req, res, next) => {
     const file = String(req.params.file);
+    // A name the build did not write is this route's own 404 (a stale page asking for an old build's file).
+    if (!built.has(file)) return next(new ApiError('not_found', 'No such file in this build of the web app'));
     const encoding = compressedCopy(built, file, String(req.headers['accept-encoding'] ?? ''));
     if (!encoding) return next();
     res.set({
