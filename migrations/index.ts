@@ -27,6 +27,7 @@ import { Migration20261128100000_OneBrowserSession } from './Migration2026112810
 import { Migration20261128121507_UserFigures } from './Migration20261128121507_UserFigures.ts';
 import { Migration20261128123533_LibraryPageIndexes } from './Migration20261128123533_LibraryPageIndexes.ts';
 import { Migration20261128154454_UpNextFigures } from './Migration20261128154454_UpNextFigures.ts';
+import { Migration20261128184901_LivingCatalog } from './Migration20261128184901_LivingCatalog.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -57,4 +58,5 @@ export const migrationsList = [
   { name: 'Migration20261128121507_UserFigures', class: Migration20261128121507_UserFigures },
   { name: 'Migration20261128123533_LibraryPageIndexes', class: Migration20261128123533_LibraryPageIndexes },
   { name: 'Migration20261128154454_UpNextFigures', class: Migration20261128154454_UpNextFigures },
+  { name: 'Migration20261128184901_LivingCatalog', class: Migration20261128184901_LivingCatalog },
 ];

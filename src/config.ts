@@ -51,6 +51,10 @@ const schema = z.object({
   CATALOG_CACHE_SECONDS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(86_400, 'must be at most 86400').default(60),
   MOVIE_DB_API_KEY: z.string().min(1).optional(),
   MOVIE_DB_API_URL: httpUrl.default('https://api.themoviedb.org'),
+  MOVIE_DB_REQUESTS_PER_SECOND: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(1_000, 'must be at most 1000').default(40),
+  CATALOG_FETCH_WAIT_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(30_000, 'must be at most 30000').default(3_000),
+  CATALOG_REFRESH_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').default(10 * 60_000),
+  CATALOG_REFRESH_BATCH: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(10_000, 'must be at most 10000').default(200),
   TROPHY_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(3_600_000, 'must be at most 3600000').default(60_000),
   METRICS_TOKEN: z.string().regex(/^[\x21-\x7e]{16,256}$/, 'must be 16 to 256 printable characters without spaces').optional(),
   HEADERS_TIMEOUT_MS: z.coerce.number().int('must be an integer').min(1_000, 'must be 1000 to 30000').max(30_000, 'must be 1000 to 30000').default(15_000),
@@ -110,6 +114,14 @@ export type Config = {
   catalogCacheSeconds: number;
   movieDbApiKey: string | undefined;
   movieDbApiUrl: string;
+  /** The metadata provider's rate limit, shared by every instance (requests a second). */
+  movieDbRequestsPerSecond: number;
+  /** How long a request waits for a missing title to be fetched before it answers without it. */
+  catalogFetchWaitMs: number;
+  /** How often the refresh of followed, watched and listed titles runs (ms); 0: not in this instance. */
+  catalogRefreshIntervalMs: number;
+  /** Titles one refresh run fetches at most. */
+  catalogRefreshBatch: number;
   /**
    * Where background jobs run: pg-boss on DATABASE_URL (each tick once across the fleet) or timers in
    * this process. `auto` (JOB_QUEUE): pg-boss in services mode, in-process in embedded mode.
@@ -192,5 +204,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     jobQueue: c.JOB_QUEUE === 'auto' ? (c.DATABASE_URL ? 'pg-boss' : 'in-process') : c.JOB_QUEUE,
     movieDbApiKey: c.MOVIE_DB_API_KEY,
     movieDbApiUrl: c.MOVIE_DB_API_URL.replace(/\/+$/, ''),
+    movieDbRequestsPerSecond: c.MOVIE_DB_REQUESTS_PER_SECOND,
+    catalogFetchWaitMs: c.CATALOG_FETCH_WAIT_MS,
+    catalogRefreshIntervalMs: c.CATALOG_REFRESH_INTERVAL_MS,
+    catalogRefreshBatch: c.CATALOG_REFRESH_BATCH,
   };
 }

@@ -12,6 +12,7 @@ import type { Importers } from './core/import/importers.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { Redis } from 'ioredis';
+import { startLivingCatalog, type LivingCatalog } from './core/catalog/fetch/start.ts';
 import { RateLimits } from './core/limits/limiter.ts';
 import { createOAuth, type OAuth } from './oauth/index.ts';
 import { webRoutes } from './web/index.ts';
@@ -176,6 +177,7 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
       })
     : new MemoryEventBus(log);
   attachEventBus(db.orm, events);
+  let living: LivingCatalog | undefined;
   try {
     // Live events work from the first request when Redis answers; a Redis that does not delays start-up
     // by at most this (streams answer 503 until it delivers). A Redis away does not stop the service
@@ -210,6 +212,8 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
     setStep('registering the web app');
     if (await registerFirstPartyApp(db.orm.em.fork(), config.baseUrl)) log.info({ client_id: FIRST_PARTY_CLIENT_ID, redirect_uri: firstPartyRedirectUri(config.baseUrl) }, 'web app registered');
     setStep('starting the application');
+    // With a metadata provider key, missing titles are fetched on first use and followed ones refreshed.
+    living = startLivingCatalog(db.orm, config, log, redis);
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
@@ -228,6 +232,7 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
       // After the HTTP side has drained (startServer): the jobs, then the connections everything used.
       close: async () => {
         await jobs.stop();
+        await living?.close();
         unwatchFeedLag();
         // Ends any event stream still open (the drain ended this instance's; the bus's own listeners go too).
         await events.close();
@@ -237,6 +242,7 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
     };
   } catch (err) {
     // Redis is startServer's to disconnect, after this.
+    await living?.close();
     await events.close();
     await db.close();
     throw err;

@@ -1,15 +1,8 @@
 // The statements of the server-sent events: stream tickets and the replay log (stream_event).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { expressionBuilder } from 'kysely';
 import { db } from '../db/query-builder.ts';
-import type { Tables } from '../schema/index.ts';
+import { nowShifted } from '../db/now.ts';
 import { jsonb } from '../db/json.ts';
-
-/** now() plus or minus `secs` seconds: make_interval's positional arguments are (years, months, weeks, days, hours, mins, secs). */
-function nowShifted(op: '+' | '-', secs: number) {
-  const eb = expressionBuilder<Tables, never>();
-  return eb(eb.fn<Date>('now'), op, eb.fn<Date>('make_interval', [eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.lit(0), eb.val(secs)]));
-}
 
 // ---- tickets
 

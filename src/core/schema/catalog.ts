@@ -39,6 +39,11 @@ export const Title = defineEntity({
     { name: 'title_search_name_trgm', properties: ['searchName'], type: 'gin' },
     { name: 'title_search_vector', properties: ['searchVector'], type: 'gin' },
     {
+      name: 'title_refresh_due',
+      properties: ['refreshedAt', 'id'],
+      columns: [{ name: 'refreshedAt', nulls: 'FIRST' }, { name: 'id' }],
+    },
+    {
       name: 'title_tv_db_id',
       where: 'tv_db_id IS NOT NULL',
       properties: ['tvDbId'],
@@ -113,6 +118,9 @@ export const Title = defineEntity({
     createdAt: p.datetime().defaultRaw(`now()`),
 
     updatedAt: p.datetime().defaultRaw(`now()`),
+
+    /** When the metadata provider last answered for this title (null: never; an imported dataset's title). */
+    refreshedAt: p.datetime().nullable(),
   },
 });
 
@@ -214,5 +222,34 @@ export const DemoImportStep = defineEntity({
     step: p.text().primary(),
 
     recordedAt: p.datetime().defaultRaw(`now()`),
+  },
+});
+
+/**
+ * The metadata provider's work on one title (catalog/fetch/): a row while a fetch is under way (`running`,
+ * held until `claimed_until` so one instance fetches a title however many ask) or after one that did not
+ * store it (`missing` upstream, `invalid` answer, `failed` provider), to be tried again from `retry_at`.
+ * A fetch that stores the title deletes its row.
+ */
+export const CatalogFetch = defineEntity({
+  name: 'CatalogFetch',
+  primaryKeys: ['type', 'movieDbId'],
+  properties: {
+    type: p.enum(['movie', 'show']).primary(),
+
+    movieDbId: p.integer().primary(),
+
+    state: p.enum(['running', 'missing', 'invalid', 'failed']),
+
+    /** Fetches tried since the title was last stored (the backoff grows with it). */
+    attempts: p.integer().default(1),
+
+    claimedUntil: p.datetime().nullable(),
+
+    retryAt: p.datetime().nullable(),
+
+    lastError: p.text().nullable(),
+
+    updatedAt: p.datetime().defaultRaw(`now()`),
   },
 });

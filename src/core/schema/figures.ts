@@ -45,6 +45,8 @@ export const UserTitleFigures = defineEntity({
   primaryKeys: ['user', 'title'],
   indexes: [
     { name: 'user_title_figures_completed', properties: ['user', 'completedFrom'], where: 'completed_from is not null' },
+    // The catalog refresh: is a title watched by anyone (one row per user and title, not per watch).
+    { name: 'user_title_figures_title', properties: ['title'] },
     // Up next: the shows with a regular episode watched, latest watch first.
     {
       name: 'user_title_figures_up_next',

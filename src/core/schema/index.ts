@@ -5,7 +5,7 @@
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { AppUser } from './accounts.ts';
 import { App, AppGrant } from './apps.ts';
-import { DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending } from './catalog.ts';
+import { CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending } from './catalog.ts';
 import { ChangeLog } from './changes.ts';
 import { CollectionItem } from './collection.ts';
 import { CommunityDailyStats } from './community.ts';
@@ -24,7 +24,7 @@ import { OauthArtifact, OauthKey } from './tokens.ts';
 import { TrophyCursor, UserTrophy } from './trophies.ts';
 
 export const entities = [
-  AppUser, App, AppGrant, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
+  AppUser, App, AppGrant, CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
   CommunityDailyStats, PushDevice, StreamEvent, StreamTicket, ImportChunk, ImportRow, ImportRun, JobRun, UserRating, UserTitleState, WatchHistory,
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,

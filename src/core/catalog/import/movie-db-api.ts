@@ -1,7 +1,10 @@
 // The production catalog source: the movie database's v3 API (TMDB). Fetches the given titles, or the
 // ids on the first pages of its popular lists, with their external ids, age ratings and (for shows)
-// every season's episodes, and maps them to ImportTitle. `fetch` is injectable; tests point baseUrl at
-// a local fake server, since no outside service is reachable in tests.
+// every season's episodes, and maps them to ImportTitle. Each answer is checked against the shape the
+// API documents (movie-db-answers.ts) before it is mapped. `fetch` is injectable (the living catalog
+// passes one that waits for the provider's rate limit); tests point baseUrl at a local fake server,
+// since no outside service is reachable in tests.
+import { checked, findAnswer, movieAnswer, MovieDbAnswerError, seasonAnswer, showAnswer } from './movie-db-answers.ts';
 import type { CatalogSource, ImportEpisode, ImportSeason, ImportTitle } from './types.ts';
 
 export type MovieDbRef = { type: 'movie' | 'show'; movieDbId: number };
@@ -33,6 +36,14 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 const arr = (v: unknown): Json[] => (Array.isArray(v) ? (v.filter((x) => x && typeof x === 'object') as Json[]) : []);
 const obj = (v: unknown): Json => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Json) : {});
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+function parseJson(body: string, pathname: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    throw new MovieDbAnswerError(`the movie database answered ${pathname} with a body that is not JSON`);
+  }
+}
 
 /** Retry-After in seconds or as an HTTP date; without one, exponential backoff from half a second. */
 function retryDelayMs(header: string | null, attempt: number): number {
@@ -112,6 +123,7 @@ export class MovieDbApiSource implements CatalogSource {
   readonly #fetch: typeof globalThis.fetch;
   readonly #maxRetries: number;
   readonly #maxRetryDelayMs: number;
+  #skipped = 0;
 
   constructor(options: MovieDbApiOptions) {
     if (!options.apiKey) throw new Error('the movie database API source needs an API key');
@@ -139,7 +151,7 @@ export class MovieDbApiSource implements CatalogSource {
 
     for (let attempt = 0; ; attempt++) {
       const res = await this.#fetch(url, { headers });
-      if (res.ok) return obj(await res.json());
+      if (res.ok) return obj(parseJson(await res.text(), pathname));
       const body = await res.text().catch(() => '');
       if (res.status === 404) return undefined;
       if (res.status === 401) {
@@ -171,14 +183,48 @@ export class MovieDbApiSource implements CatalogSource {
 
   async *items(): AsyncGenerator<ImportTitle> {
     for (const ref of await this.#refs()) {
-      const title = ref.type === 'movie' ? await this.movie(ref.movieDbId) : await this.show(ref.movieDbId);
+      let title: ImportTitle | undefined;
+      try {
+        title = await this.title(ref);
+      } catch (err) {
+        // A malformed answer skips that title, not the import.
+        if (!(err instanceof MovieDbAnswerError)) throw err;
+        this.#skipped++;
+      }
       if (title) yield title;
     }
+  }
+
+  skipped(): number {
+    return this.#skipped;
+  }
+
+  /** The title with its seasons and episodes; undefined when the movie database has no such title. */
+  title(ref: MovieDbRef): Promise<ImportTitle | undefined> {
+    return ref.type === 'movie' ? this.movie(ref.movieDbId) : this.show(ref.movieDbId);
+  }
+
+  /** The title an IMDb id (`film_db`) or a TheTVDB id (`tv_db`) names, through the API's find by external id. */
+  async find(kind: 'film_db' | 'tv_db', externalId: string | number, type: 'movie' | 'show'): Promise<MovieDbRef | undefined> {
+    const source = kind === 'film_db' ? 'imdb_id' : 'tvdb_id';
+    const d = await this.get(`/find/${encodeURIComponent(String(externalId))}`, { external_source: source });
+    if (!d) return undefined;
+    const found = checked(findAnswer, d, `${source} ${externalId}`);
+    const first = (type === 'movie' ? found.movie_results : found.tv_results)?.[0];
+    return first ? { type, movieDbId: first.id } : undefined;
+  }
+
+  /** The answer checked: its shape, and that it is the title asked for. */
+  #checkedTitle(d: Json, schema: typeof movieAnswer | typeof showAnswer, type: 'movie' | 'show', id: number): void {
+    const what = `${type} ${id}`;
+    const answer = checked(schema, d, what);
+    if (answer.id !== id) throw new MovieDbAnswerError(`the movie database answered ${type} ${answer.id} when asked for ${what}`);
   }
 
   async movie(id: number): Promise<ImportTitle | undefined> {
     const d = await this.get(`/movie/${id}`, { append_to_response: 'external_ids,release_dates' });
     if (!d) return undefined;
+    this.#checkedTitle(d, movieAnswer, 'movie', id);
     const ext = obj(d.external_ids);
     const releaseDate = str(d.release_date);
     return {
@@ -199,12 +245,14 @@ export class MovieDbApiSource implements CatalogSource {
   async show(id: number): Promise<ImportTitle | undefined> {
     const d = await this.get(`/tv/${id}`, { append_to_response: 'external_ids,content_ratings' });
     if (!d) return undefined;
+    this.#checkedTitle(d, showAnswer, 'show', id);
     const ext = obj(d.external_ids);
     const seasons: ImportSeason[] = [];
     for (const summary of arr(d.seasons)) {
       const number = num(summary.season_number);
       if (number === undefined) continue;
       const s = await this.get(`/tv/${id}/season/${number}`);
+      if (s) checked(seasonAnswer, s, `show ${id} season ${number}`);
       const episodes: ImportEpisode[] = arr(s?.episodes).flatMap((e) => {
         const n = num(e.episode_number);
         if (n === undefined) return [];

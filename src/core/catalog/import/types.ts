@@ -71,6 +71,14 @@ export type ImportPatch = {
   externalIds?: Record<string, string | number>;
 };
 
+/** A source's answer for a title did not have the shape the source documents: that title is refused, not stored in part. */
+export class SourceAnswerError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SourceAnswerError';
+  }
+}
+
 export interface CatalogSource {
   readonly name: string;
   /** Number of items it will yield, when known up front (for the progress bar). */
