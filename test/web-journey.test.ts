@@ -102,6 +102,10 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
           return listId;
         })
         .not.toBe('');
+      // The page makes the list, then adds the title in a second call: wait for that one, or the other
+      // app's title could land first and leave Spirited Away last (its "Move down" then disabled).
+      const listed = async () => (((await api('GET', `/lists/${listId}/items`, token)).body as { items?: Array<{ movieDbId: number }> }).items ?? []).map((i) => i.movieDbId);
+      await eventually(listed).toEqual([SPIRITED_AWAY]);
       // A second item, added by another app, to have something to reorder.
       expect((await api('POST', `/lists/${listId}/items`, token, { items: [{ type: 'movie', movieDbId: TOY_STORY }] })).status).toBe(200);
 
@@ -112,11 +116,7 @@ describe.each(VIEWPORTS)('a new user at %o', (viewport) => {
       await settled(page);
       await expectGoodPage(page);
       await page.getByRole('button', { name: 'Move Spirited Away down' }).click();
-      await eventually(async () => {
-          const items = (await api('GET', `/lists/${listId}/items`, token)).body as { items?: Array<{ movieDbId: number }> };
-          return (items.items ?? []).map((i) => i.movieDbId);
-        })
-        .toEqual([TOY_STORY, SPIRITED_AWAY]);
+      await eventually(listed).toEqual([TOY_STORY, SPIRITED_AWAY]);
 
       // Home: another app starts playing; Continue Watching shows it without a reload.
       await page.getByRole('link', { name: 'Media Tracker' }).click();
