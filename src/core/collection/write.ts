@@ -5,7 +5,7 @@
 // already there (same id); `notes`, when given, replace its notes. Changing an item's format onto another
 // item of the same title and season is a 409 `conflict`.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveTitle } from '../catalog/resolve.ts';
+import { resolveOrFetchTitle } from '../catalog/fetch/registry.ts';
 import { recordChange } from '../changes/record.ts';
 import { transaction } from '../db/transaction.ts';
 import { ApiError, invalidRequest, notFound } from '../errors.ts';
@@ -22,10 +22,12 @@ async function written(tx: EntityManager, userId: string, id: number): Promise<C
   return item;
 }
 
-export function addCollectionItem(em: EntityManager, userId: string, input: AddCollectionItemInput): Promise<CollectionItem> {
+export async function addCollectionItem(em: EntityManager, userId: string, input: AddCollectionItemInput): Promise<CollectionItem> {
+  // Before the transaction, where a title the catalog lacks may be fetched from the metadata provider
+  // (the catalog's titles are never removed, so the one found still stands in the transaction).
+  const title = await resolveOrFetchTitle(em, { type: input.type, movieDbId: input.movieDbId });
+  if (!title) throw notFound(`${input.type} ${input.movieDbId}`);
   return transaction(em, async (tx) => {
-    const title = await resolveTitle(tx, { type: input.type, movieDbId: input.movieDbId });
-    if (!title) throw notFound(`${input.type} ${input.movieDbId}`);
     const season = input.season ?? null;
     if (season !== null) {
       if (title.type !== 'show') throw invalidRequest('season: only a show has seasons');

@@ -44,13 +44,19 @@ type Resolved = Map<ImportTitleRef, ResolvedTitle | null>;
 type Ctx = { tx: EntityManager; userId: string; clientId: string; titles: Resolved };
 const done = (at: SourceRow, status: OwnOutcome['status'], reason: string | null = null): OwnOutcome => ({ at, status, reason });
 
-/** Every title the batch names (list items too), resolved in one go. */
-async function resolveAll(tx: EntityManager, records: readonly OwnRecord[]): Promise<Resolved> {
+/** Every title the records name (list items too), in order. */
+export function ownTitleRefs(records: readonly OwnRecord[]): ImportTitleRef[] {
   const refs: ImportTitleRef[] = [];
   for (const r of records) {
     if ('title' in r) refs.push(r.title);
     if (r.kind === 'own_list') for (const i of r.items) refs.push(i.title);
   }
+  return refs;
+}
+
+/** Every title the batch names (list items too), resolved in one go. */
+async function resolveAll(tx: EntityManager, records: readonly OwnRecord[]): Promise<Resolved> {
+  const refs = ownTitleRefs(records);
   const found = await resolveImportTitles(tx, refs, 'movie');
   return new Map(refs.map((t, i) => [t, found[i] ?? null]));
 }

@@ -41,10 +41,17 @@ import {
   type NewImportRow,
   type RunRow,
 } from './repository.ts';
-import { writeBatch, type BatchOutcome } from './write-batch.ts';
+import { fetchBatchTitles, writeBatch, type BatchOutcome } from './write-batch.ts';
 
 /** How long a holder keeps a run without committing a batch before another process may take it over. */
 const LEASE_SECONDS = 60;
+
+/**
+ * How long a batch waits for the titles it names that the catalog lacks to be fetched from the metadata
+ * provider (when one is configured) before it is written: longer than a request waits, as nobody is kept
+ * waiting, and well within the lease. Titles not there by then are unmatched, as without a provider.
+ */
+const TITLE_FETCH_WAIT_MS = 30_000;
 
 /** An upload that has not finished storing after this long died with its instance: it is deleted. */
 const STALE_RECEIVING_SECONDS = 60 * 60;
@@ -162,6 +169,8 @@ export async function advanceRun(em: EntityManager, runId: string, claim: string
         await releaseRun(em, run.id, claim);
         return 'paused';
       }
+      // Outside the batch's transaction, which would hold the embedded database's only connection.
+      await fetchBatchTitles(em, batch, TITLE_FETCH_WAIT_MS);
       const tally = await writeOne(em, run.id, claim, { ...ctx, now: new Date() }, batch, counter.bytes);
       done[batch.kind] = batch.index + 1;
       for (const k of Object.keys(tally) as (keyof BatchTally)[]) totals[k] += tally[k];

@@ -10,6 +10,7 @@
 // Every one of them records its change in the change feed.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ZodType } from 'zod';
+import { catalogFetcherOf, ensureInCatalog } from '../catalog/fetch/registry.ts';
 import { ApiError } from '../errors.ts';
 import { libraryItems } from '../library/library-items.ts';
 import { lockTitleStates, MOVIE_STATUSES, setFavourite, writeShowStatus } from '../library/title-state-write.ts';
@@ -18,14 +19,14 @@ import { recordListWrite } from '../lists/changes.ts';
 import { addTitles } from '../lists/items.ts';
 import { createListInput } from '../lists/schemas.ts';
 import { createList } from '../lists/write.ts';
-import { runBulkSync, type BulkItems } from '../sync/bulk.ts';
+import { bulkTitleRefs, runBulkSync, type BulkItems } from '../sync/bulk.ts';
 import { bodyHash } from '../sync/idempotency.ts';
 import type { SyncItem } from '../sync/items.ts';
 import type { ItemResult } from '../schema/sync.ts';
 import { historyItem, ratingItem, watchlistItem } from '../sync/schemas.ts';
 import type { Batch } from './batches.ts';
-import { applyOwnRecords, type OwnOutcome } from './apply-own-kinds.ts';
-import { resolveImportTitles, stateTitle } from './titles.ts';
+import { applyOwnRecords, ownTitleRefs, type OwnOutcome } from './apply-own-kinds.ts';
+import { fetchMissingImportTitles, resolveImportTitles, stateTitle } from './titles.ts';
 import type { SourceRow } from './records.ts';
 import { ownListNamed } from './repository.ts';
 
@@ -63,16 +64,22 @@ function bulkOutcome(r: ItemResult, replayed: boolean): Outcome {
   return { status: 'imported' };
 }
 
-async function writeBulk(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'history' | 'rating' | 'watchlist' }>): Promise<BatchOutcome> {
+type BulkBatch = Extract<Batch, { kind: 'history' | 'rating' | 'watchlist' }>;
+
+/** The batch's records as the bulk-sync core takes them: each checked by its item schema. */
+function bulkItems(batch: BulkBatch): BulkItems {
   const { resource, schema } = BULK[batch.kind];
-  const raw = batch.records.map((r) => r.item);
-  const items = raw.map((value, index): SyncItem<unknown> => {
-    const parsed = (schema as ZodType).safeParse(value);
+  const items = batch.records.map(({ item }, index): SyncItem<unknown> => {
+    const parsed = (schema as ZodType).safeParse(item);
     return parsed.success ? { index, clientItemId: null, ok: true, item: parsed.data } : { index, clientItemId: null, ok: false, error: zodText(parsed.error.issues) };
   });
+  return { resource, items } as BulkItems;
+}
+
+async function writeBulk(tx: EntityManager, ctx: BatchContext, batch: BulkBatch): Promise<BatchOutcome> {
+  const raw = batch.records.map((r) => r.item);
   const result = await runBulkSync(tx, {
-    resource,
-    items,
+    ...bulkItems(batch),
     userId: ctx.userId,
     clientId: ctx.clientId,
     key: batchKey(ctx.fileSha256, batch),
@@ -167,6 +174,29 @@ function ownOutcome(o: OwnOutcome): Outcome {
 async function writeOwn(tx: EntityManager, ctx: BatchContext, batch: Extract<Batch, { kind: 'own' }>): Promise<BatchOutcome> {
   const outcomes = await applyOwnRecords(tx, ctx.userId, batch.records, { clientId: ctx.clientId });
   return outcomes.map((o) => ({ at: o.at, outcome: ownOutcome(o) }));
+}
+
+/**
+ * Before the batch's transaction: the titles it names that the catalog lacks, fetched from the metadata
+ * provider when one is configured, waiting for them at most `waitMs` (an import runs in the background,
+ * so it can wait longer than a request). Without a provider, nothing (not even a query).
+ */
+export async function fetchBatchTitles(em: EntityManager, batch: Batch, waitMs: number): Promise<void> {
+  if (!catalogFetcherOf(em)) return;
+  switch (batch.kind) {
+    case 'history':
+    case 'rating':
+    case 'watchlist':
+      return ensureInCatalog(em, [...bulkTitleRefs(bulkItems(batch)).values()].flatMap((r) => (r.adds ? [r.ref] : [])), { waitMs });
+    case 'show_status':
+      return fetchMissingImportTitles(em, batch.records.map((r) => r.title), 'show', waitMs);
+    case 'favourite':
+      return fetchMissingImportTitles(em, batch.records.map((r) => r.title), 'movie', waitMs);
+    case 'list':
+      return fetchMissingImportTitles(em, batch.items.map((i) => i.title), 'movie', waitMs);
+    case 'own':
+      return fetchMissingImportTitles(em, ownTitleRefs(batch.records), 'movie', waitMs);
+  }
 }
 
 /** Writes the batch in `tx` (the caller's transaction); what became of each record. */

@@ -2,7 +2,8 @@
 // every aired episode of a show's regular seasons (season 0, specials, only when named), one entry each,
 // all at the same time. Writes go through logWatches (deduplication, change feed, show statuses).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveEpisodes, resolveTitle } from '../catalog/resolve.ts';
+import { resolveOrFetchTitle } from '../catalog/fetch/registry.ts';
+import { resolveEpisodes } from '../catalog/resolve.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest, notFound } from '../errors.ts';
 import { historyItemsByIds, type HistoryItem } from './history-items.ts';
@@ -16,7 +17,8 @@ export type LogOutcome = { inserted: number; skipped: number; items: (HistoryIte
 export async function logTitleWatch(em: EntityManager, userId: string, clientId: string, target: LogTarget): Promise<LogOutcome> {
   if (target.type === 'movie' && (target.season !== undefined || target.episode !== undefined)) throw invalidRequest('season and episode are only for shows');
   if (target.episode !== undefined && target.season === undefined) throw invalidRequest('episode needs season');
-  const title = await resolveTitle(em, { type: target.type, movieDbId: target.movieDbId });
+  // Before the transaction: a title the catalog lacks may be fetched from the metadata provider.
+  const title = await resolveOrFetchTitle(em, { type: target.type, movieDbId: target.movieDbId });
   if (!title) throw notFound(`The ${target.type} ${target.movieDbId}`);
   const base = { titleId: title.id, watchedAt: target.watchedAt, source: 'api' as const, clientId };
 

@@ -2,6 +2,7 @@
 // or an episode (the scope follows from what is named: a movie is `title`, a show `series`), remove a
 // rating, mark a favourite, set or clear a status. Unknown titles, seasons and episodes are 404.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { resolveOrFetchTitle } from '../catalog/fetch/registry.ts';
 import { resolveEpisodes, resolveTitle } from '../catalog/resolve.ts';
 import { transaction } from '../db/transaction.ts';
 import { invalidRequest, notFound } from '../errors.ts';
@@ -12,8 +13,13 @@ import { MOVIE_STATUSES, setFavourite, writeShowStatus, type StateTitle } from '
 
 export type TitleKey = { type: 'movie' | 'show'; movieDbId: number };
 
-async function findTitle(em: EntityManager, key: TitleKey): Promise<StateTitle> {
-  const title = await resolveTitle(em, { type: key.type, movieDbId: key.movieDbId });
+/**
+ * Before the write's transaction, where a title the catalog lacks may be fetched from the metadata
+ * provider (`fetch`: for a write that adds; undoing one on a title the catalog lacks is a 404 as ever).
+ */
+async function findTitle(em: EntityManager, key: TitleKey, fetch: boolean): Promise<StateTitle> {
+  const ref = { type: key.type, movieDbId: key.movieDbId };
+  const title = fetch ? await resolveOrFetchTitle(em, ref) : await resolveTitle(em, ref);
   if (!title) throw notFound(`The ${key.type} ${key.movieDbId}`);
   return { id: title.id, type: title.type, movieDbId: title.movieDbId };
 }
@@ -23,7 +29,7 @@ export type RateInput = TitleKey & { season?: number | undefined; episode?: numb
 async function ratingTarget(em: EntityManager, input: RateInput): Promise<RatingTarget> {
   if (input.type === 'movie' && (input.season !== undefined || input.episode !== undefined)) throw invalidRequest('season and episode are only for shows');
   if (input.episode !== undefined && input.season === undefined) throw invalidRequest('episode needs season');
-  const title = await findTitle(em, input);
+  const title = await findTitle(em, input, true);
   if (input.type === 'movie') return { titleId: title.id, scope: 'title', season: null, episode: null };
   if (input.season === undefined) return { titleId: title.id, scope: 'series', season: null, episode: null };
   if (input.episode === undefined) {
@@ -57,7 +63,7 @@ export function unrate(em: EntityManager, userId: string, id: number): Promise<v
 
 /** Marks or unmarks a favourite (idempotent); the favourite item, or null after unmarking. */
 export async function markFavourite(em: EntityManager, userId: string, key: TitleKey, favourite: boolean): Promise<LibraryItem | null> {
-  const title = await findTitle(em, key);
+  const title = await findTitle(em, key, favourite);
   return transaction(em, (tx) => setFavourite(tx, userId, title, favourite));
 }
 
@@ -66,7 +72,7 @@ export async function chooseStatus(em: EntityManager, userId: string, key: Title
   if (status !== null && key.type === 'movie' && !MOVIE_STATUSES.includes(status)) {
     throw invalidRequest(`a movie's status is one of ${MOVIE_STATUSES.join(', ')}`);
   }
-  const title = await findTitle(em, key);
+  const title = await findTitle(em, key, status !== null);
   return transaction(em, async (tx) => {
     await writeShowStatus(tx, userId, title, status, 'user');
     const [item] = await libraryItems(tx, userId, 'statuses', { titleId: title.id });

@@ -1,7 +1,7 @@
 // The API's item writes: owner and collaborators add, remove and reorder items of plain lists (the
 // watchlist included); dynamic and external lists answer 409 (access.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveTitles } from '../catalog/resolve.ts';
+import { resolveOrFetchTitles } from '../catalog/fetch/registry.ts';
 import { transaction } from '../db/transaction.ts';
 import { notFound } from '../errors.ts';
 import { itemWritableList } from './access.ts';
@@ -13,9 +13,11 @@ export type TitleKey = { type: 'movie' | 'show'; movieDbId: number };
 export type AddItemResult = TitleKey & { status: 'added' | 'existing' | 'not_found'; item: ListItem | null };
 
 export async function addListItems(em: EntityManager, userId: string, listId: number, titles: TitleKey[]): Promise<AddItemResult[]> {
+  // Before the transaction, where titles the catalog lacks may be fetched from the metadata provider
+  // (the catalog's titles are never removed, so those found still stand in the transaction).
+  const resolved = await resolveOrFetchTitles(em, titles.map((t) => ({ type: t.type, movieDbId: t.movieDbId })));
   return transaction(em, async (tx) => {
     const list = await itemWritableList(tx, listId, userId);
-    const resolved = await resolveTitles(tx, titles.map((t) => ({ type: t.type, movieDbId: t.movieDbId })));
     const found = resolved.flatMap((r) => (r ? [r.id] : []));
     const added = await addTitles(tx, list.id, found, userId);
     const byTitle = new Map(added.map((a) => [a.titleId, a]));

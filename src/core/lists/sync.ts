@@ -8,7 +8,7 @@
 // a run that died in `syncing` is taken over after STALE_SYNC. A filter change while a run is under way
 // resets the state to pending and that run's result is dropped.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveTitles } from '../catalog/resolve.ts';
+import { resolveOrFetchTitles } from '../catalog/fetch/registry.ts';
 import { transaction } from '../db/transaction.ts';
 import { recordListWrite } from './changes.ts';
 import { dynamicTitleIds } from './dynamic.ts';
@@ -19,6 +19,8 @@ import { dynamicFilters } from './schemas.ts';
 
 const REFRESH_AFTER_SECONDS = 6 * 60 * 60;
 const STALE_SYNC_SECONDS = 10 * 60;
+/** How long a refresh waits for the titles of an external list the catalog lacks (fetched when a provider is configured). */
+const TITLE_FETCH_WAIT_MS = 30_000;
 
 type Claimed = NonNullable<Awaited<ReturnType<typeof claimSync>>>;
 
@@ -52,7 +54,8 @@ async function computeTitles(em: EntityManager, list: Claimed): Promise<string[]
   const source = externalSource(list.external_source ?? '');
   if (!source) throw new Error(`unknown external source: ${list.external_source}`);
   const refs = await source.read(list.external_url ?? '');
-  const resolved = await resolveTitles(em, refs);
+  // Outside the refresh's transaction: titles the catalog lacks may be fetched from the metadata provider.
+  const resolved = await resolveOrFetchTitles(em, refs, { waitMs: TITLE_FETCH_WAIT_MS });
   return resolved.flatMap((t) => (t ? [t.id] : []));
 }
 

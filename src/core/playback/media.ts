@@ -1,8 +1,11 @@
 // What a playback event is about: the title (by the service's own id, then the catalog's ordered
 // fallbacks of resolve.ts: movie_db_id, tv_db_id, film_db_id, title + year) and, for episodes, the
 // episodes it covers. Anime absolute numbers map to season and episode. Nothing found is a 422.
+// The title is found before the event's transaction (a title the catalog lacks may be fetched from the
+// metadata provider then), its episodes inside it.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveEpisodes, resolveTitle, type EpisodeRef, type ResolvedEpisode, type ResolvedTitle } from '../catalog/resolve.ts';
+import { resolveOrFetchTitle } from '../catalog/fetch/registry.ts';
+import { resolveEpisodes, type EpisodeRef, type ResolvedEpisode, type ResolvedTitle } from '../catalog/resolve.ts';
 import { ApiError } from '../errors.ts';
 import type { PlaybackEventInput } from './schemas.ts';
 
@@ -26,19 +29,22 @@ export type ResolvedMedia = {
 
 const mediaNotFound = (what: string) => new ApiError('media_not_found', `No ${what} in the catalog matches this event`);
 
-/** The title, by punchplay_id or the ids and title the event sends (src/core/catalog/resolve.ts rules). */
-async function resolveEventTitle(em: EntityManager, input: PlaybackEventInput): Promise<ResolvedMedia['title']> {
+/**
+ * The title, by punchplay_id or the ids and title the event sends (src/core/catalog/resolve.ts rules);
+ * outside the event's transaction, as a title the catalog lacks may be fetched meanwhile.
+ */
+export async function resolveEventTitle(em: EntityManager, input: PlaybackEventInput): Promise<ResolvedTitle> {
   const type = input.media_type === 'movie' ? 'movie' : 'show';
   const movieDbId = input.punchplay_id ? parsePunchplayId(input.punchplay_id).movieDbId : input.movie_db_id;
-  const found = await resolveTitle(em, { type, movieDbId, tvDbId: input.tv_db_id, filmDbId: input.film_db_id, title: input.title, year: input.year });
+  const found = await resolveOrFetchTitle(em, { type, movieDbId, tvDbId: input.tv_db_id, filmDbId: input.film_db_id, title: input.title, year: input.year });
   if (!found) throw mediaNotFound(type);
   return found;
 }
 
-export async function resolveMedia(em: EntityManager, input: PlaybackEventInput): Promise<ResolvedMedia> {
-  const title = await resolveEventTitle(em, input);
+/** What the event is about: its title (resolveEventTitle) and, in `tx`, the episodes it covers. */
+export async function resolveMedia(tx: EntityManager, input: PlaybackEventInput, title: ResolvedTitle): Promise<ResolvedMedia> {
   if (title.type === 'movie') return { title, episodes: [], absolute: null };
-  const { episodes, byAbsolute } = await resolveEpisodeRange(em, title, input);
+  const { episodes, byAbsolute } = await resolveEpisodeRange(tx, title, input);
   const first = episodes[0]!;
   return { title, episodes, absolute: first.absolute ?? (byAbsolute ? (input.absolute_episode ?? null) : null) };
 }

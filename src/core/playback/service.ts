@@ -10,7 +10,8 @@ import { appendStreamEvents, publishStreamEvents, type NewStreamEvent } from '..
 import { logWatches } from '../library/history-write.ts';
 import { watchedThresholdOf } from '../profile/preferences.ts';
 import { dismissEntry, removeWatched, tooOldForContinueWatching, upsertProgress } from './continue-watching.ts';
-import { punchplayId, resolveMedia, type ResolvedMedia } from './media.ts';
+import type { ResolvedTitle } from '../catalog/resolve.ts';
+import { punchplayId, resolveEventTitle, resolveMedia, type ResolvedMedia } from './media.ts';
 import { completesWatch, measure, needsUserThreshold, type Measured } from './progress.ts';
 import type { PlaybackResponse } from '../schema/playback.ts';
 import type { IgnoredReason, PlaybackAction, PlaybackEventInput } from './schemas.ts';
@@ -137,13 +138,13 @@ async function applyInOrder(tx: EntityManager, actor: Actor, input: PlaybackEven
   return { ignored: null, state, events };
 }
 
-async function apply(tx: EntityManager, actor: Actor, input: PlaybackEvent): Promise<Applied> {
+async function apply(tx: EntityManager, actor: Actor, input: PlaybackEvent, title: ResolvedTitle): Promise<Applied> {
   const userId = actor.userId;
   await lockUserPlayback(tx, userId);
   const prior = await findReceipt(tx, userId, input.event_id);
   if (prior) return { response: { ...prior, deduped: true }, events: [] };
 
-  const media = await resolveMedia(tx, input);
+  const media = await resolveMedia(tx, input, title);
   const m = measure(input);
   const userThreshold = needsUserThreshold(input.action, input) ? await watchedThresholdOf(tx, userId) : undefined;
   const completes = completesWatch(input.action, input, m.progress, userThreshold);
@@ -165,7 +166,9 @@ async function apply(tx: EntityManager, actor: Actor, input: PlaybackEvent): Pro
 
 /** Applies one playback event of the actor's user; see state.ts for the table. */
 export async function recordPlaybackEvent(em: EntityManager, actor: Actor, input: PlaybackEvent): Promise<PlaybackResponse> {
-  const { response, events } = await transaction(em, (tx) => apply(tx, actor, input));
+  // Before the transaction: a title the catalog lacks may be fetched from the metadata provider.
+  const title = await resolveEventTitle(em, input);
+  const { response, events } = await transaction(em, (tx) => apply(tx, actor, input, title));
   await publishStreamEvents(em, events);
   return response;
 }

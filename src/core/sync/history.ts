@@ -1,25 +1,27 @@
-// Bulk history: every item resolved at once (titles, then the shows' episodes), then one logWatches call
-// for the whole batch (dedup, change records and show-status transitions live there).
+// Bulk history: every item resolved at once (the titles before the transaction, bulk.ts; then the shows'
+// episodes), then one logWatches call for the whole batch (dedup, change records and show-status
+// transitions live there).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { resolveEpisodes } from '../catalog/resolve.ts';
 import { logWatches, type WatchInput } from '../library/history-write.ts';
-import { byIndex, deferred, resolveItems, splitValid, type SyncItem } from './items.ts';
+import { byIndex, deferred, matchItems, splitValid, type ItemTitles, type SyncItem } from './items.ts';
 import type { ItemResult } from '../schema/sync.ts';
 import { itemResult } from './results.ts';
 import type { HistoryItem } from './schemas.ts';
 
 /** An item with a season or an episode names a show; otherwise a movie. */
-const typeOf = (i: HistoryItem) => (i.season != null || i.episode != null ? 'show' : 'movie');
+export const historyItemType = (i: HistoryItem) => (i.season != null || i.episode != null ? 'show' : 'movie');
 
 export async function syncHistory(
   tx: EntityManager,
   userId: string,
   clientId: string,
   items: SyncItem<HistoryItem>[],
+  titles: ItemTitles,
   opts: { statusRules?: boolean } = {},
 ): Promise<ItemResult[]> {
   const { results, valid } = splitValid(items);
-  const { matched, unmatched } = await resolveItems(tx, valid, typeOf);
+  const { matched, unmatched } = matchItems(valid, titles);
   results.push(...unmatched);
 
   const shows = matched.filter((m) => m.title.type === 'show');

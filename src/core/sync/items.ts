@@ -1,7 +1,7 @@
 // Items of a bulk write as the core receives them: each already validated on its own, or carrying the
-// reason it is invalid. Titles of the valid ones are resolved in one query per batch.
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { resolveTitles, type ResolvedTitle, type TitleRef } from '../catalog/resolve.ts';
+// reason it is invalid. Titles of the valid ones are resolved in one query per batch, before the batch's
+// transaction (bulk.ts).
+import type { ResolvedTitle, TitleRef } from '../catalog/resolve.ts';
 import type { ItemResult } from '../schema/sync.ts';
 import { itemResult } from './results.ts';
 
@@ -30,6 +30,17 @@ export function titleRef(item: RefFields, type: 'movie' | 'show'): TitleRef {
   };
 }
 
+/** Each valid item's title, by the item's index (null: not in the catalog). */
+export type ItemTitles = ReadonlyMap<number, ResolvedTitle | null>;
+
+/** A valid item's title reference; `adds`: the item adds rather than removes (a title worth fetching when missing). */
+export type ItemTitleRef = { ref: TitleRef; adds: boolean };
+
+/** Each valid item's title reference, by the item's index; `typeOf` says what an item names. */
+export function itemTitleRefs<T extends RefFields & { remove?: boolean | null }>(items: SyncItem<T>[], typeOf: (item: T) => 'movie' | 'show'): Map<number, ItemTitleRef> {
+  return new Map(items.flatMap((i) => (i.ok ? [[i.index, { ref: titleRef(i.item, typeOf(i.item)), adds: !i.item.remove }] as const] : [])));
+}
+
 /** Splits a batch: results for the invalid items, and the valid ones to apply. */
 export function splitValid<T>(items: SyncItem<T>[]): { results: ItemResult[]; valid: Valid<T>[] } {
   const results: ItemResult[] = [];
@@ -41,20 +52,15 @@ export function splitValid<T>(items: SyncItem<T>[]): { results: ItemResult[]; va
   return { results, valid };
 }
 
-/** Resolves every valid item's title at once; `deferred`/`unmatched` results for those not found. */
-export async function resolveItems<T extends RefFields>(
-  tx: EntityManager,
-  valid: Valid<T>[],
-  typeOf: (item: T) => 'movie' | 'show',
-): Promise<{ matched: (Valid<T> & { title: ResolvedTitle })[]; unmatched: ItemResult[] }> {
-  const titles = await resolveTitles(tx, valid.map((v) => titleRef(v.item, typeOf(v.item))));
+/** The valid items with their titles (resolved for the batch); `deferred`/`unmatched` results for those not found. */
+export function matchItems<T>(valid: Valid<T>[], titles: ItemTitles): { matched: (Valid<T> & { title: ResolvedTitle })[]; unmatched: ItemResult[] } {
   const matched: (Valid<T> & { title: ResolvedTitle })[] = [];
   const unmatched: ItemResult[] = [];
-  valid.forEach((v, i) => {
-    const title = titles[i];
+  for (const v of valid) {
+    const title = titles.get(v.index);
     if (title) matched.push({ ...v, title });
     else unmatched.push(deferred(v));
-  });
+  }
   return { matched, unmatched };
 }
 

@@ -1,8 +1,8 @@
-// Bulk ratings: titles (and the episodes named by absolute number, and the seasons) resolved for the
-// whole batch, then the writes applied set-based (ratings-repository.ts), each answered as setRating /
-// removeRating (library/ratings-write.ts) would answer it, with their side effects: per changed rating its
-// change record and, for a title-level rating, its title's favourite and status records (in item order,
-// recorded in one insert), and the figures moved once for the batch.
+// Bulk ratings: titles (before the batch's transaction, bulk.ts), the episodes named by absolute number
+// and the seasons resolved for the whole batch, then the writes applied set-based (ratings-repository.ts),
+// each answered as setRating / removeRating (library/ratings-write.ts) would answer it, with their side
+// effects: per changed rating its change record and, for a title-level rating, its title's favourite and
+// status records (in item order, recorded in one insert), and the figures moved once for the batch.
 //
 // Two items for the same target apply one after the other, in item order: round k is one statement
 // with the k-th item of every target, so a batch without such duplicates is one round.
@@ -14,18 +14,18 @@ import { applyRatingFigures, type RatingChange } from '../figures/ratings.ts';
 import { libraryItems } from '../library/library-items.ts';
 import { isTitleLevel, type RatingTarget } from '../library/ratings-write.ts';
 import { lockTitleStates, titleStateRecords } from '../library/title-state-write.ts';
-import { byIndex, deferred, resolveItems, splitValid, type SyncItem, type Valid } from './items.ts';
+import { byIndex, deferred, matchItems, splitValid, type ItemTitles, type SyncItem, type Valid } from './items.ts';
 import { seasonsFound } from './repository.ts';
 import type { ItemResult } from '../schema/sync.ts';
 import { writeRatingsQuery, type RatingWrite } from './ratings-repository.ts';
 import { itemResult } from './results.ts';
 import type { RatingItem } from './schemas.ts';
 
-const typeOf = (i: RatingItem) => i.type ?? (i.season != null || i.episode != null ? 'show' : 'movie');
+export const ratingItemType = (i: RatingItem): 'movie' | 'show' => i.type ?? (i.season != null || i.episode != null ? 'show' : 'movie');
 
-export async function syncRatings(tx: EntityManager, userId: string, items: SyncItem<RatingItem>[]): Promise<ItemResult[]> {
+export async function syncRatings(tx: EntityManager, userId: string, items: SyncItem<RatingItem>[], titles: ItemTitles): Promise<ItemResult[]> {
   const { results, valid } = splitValid(items);
-  const { matched, unmatched } = await resolveItems(tx, valid, typeOf);
+  const { matched, unmatched } = matchItems(valid, titles);
   results.push(...unmatched);
 
   const wantsEpisode = matched.filter((m) => m.title.type === 'show' && m.item.episode != null);

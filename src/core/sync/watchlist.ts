@@ -1,17 +1,17 @@
-// Bulk watchlist: titles resolved for the whole batch, then each item added or removed in order
-// through the lists module's watchlist writes (which record the changes).
+// Bulk watchlist: titles resolved for the whole batch (before its transaction, bulk.ts), then each item
+// added or removed in order through the lists module's watchlist writes (which record the changes).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addToWatchlist, removeFromWatchlist } from '../lists/watchlist.ts';
-import { byIndex, resolveItems, splitValid, type SyncItem } from './items.ts';
+import { byIndex, matchItems, splitValid, type ItemTitles, type SyncItem } from './items.ts';
 import type { ItemResult } from '../schema/sync.ts';
 import { itemResult } from './results.ts';
 import type { WatchlistItem } from './schemas.ts';
 
-const typeOf = (i: WatchlistItem) => i.type ?? 'movie';
+export const watchlistItemType = (i: WatchlistItem): 'movie' | 'show' => i.type ?? 'movie';
 
-export async function syncWatchlist(tx: EntityManager, userId: string, items: SyncItem<WatchlistItem>[]): Promise<ItemResult[]> {
+export async function syncWatchlist(tx: EntityManager, userId: string, items: SyncItem<WatchlistItem>[], titles: ItemTitles): Promise<ItemResult[]> {
   const { results, valid } = splitValid(items);
-  const { matched, unmatched } = await resolveItems(tx, valid, typeOf);
+  const { matched, unmatched } = matchItems(valid, titles);
   results.push(...unmatched);
   for (const m of matched) {
     const resolved = { resolved_movie_db_id: m.title.movieDbId };

@@ -14,7 +14,7 @@ import { resolveTitles, type TitleRef } from '../resolve.ts';
 import type { Logger } from '../../log.ts';
 import { catalogFetchDuration, catalogFetches, catalogFetchesInFlight } from '../../metrics/catalog.ts';
 import type { ProviderRef, TitleProvider } from './provider.ts';
-import { claimFetch, fetchRunningElsewhere, settleNotStored, settleStored, titleStored, type FetchState } from './repository.ts';
+import { claimFetch, fetchRunningElsewhere, releaseClaim, settleNotStored, settleStored, titleStored, type FetchState } from './repository.ts';
 
 export type FetchReason = 'first_use' | 'refresh';
 /**
@@ -85,21 +85,40 @@ export class CatalogFetcher {
     if (this.#closed || refs.length === 0) return;
     try {
       const found = await resolveTitles(em, refs);
-      const work = new Map<string, Promise<unknown>>();
-      refs.forEach((ref, i) => {
-        if (found[i]) return;
-        if (ref.movieDbId !== undefined) {
-          const target = { type: ref.type, movieDbId: ref.movieDbId };
-          work.set(keyOf(target), this.fetch(target, 'first_use'));
-        } else if (ref.filmDbId !== undefined || ref.tvDbId !== undefined) {
-          work.set(`find:${ref.type}:${ref.filmDbId ?? ''}:${ref.tvDbId ?? ''}`, this.#findAndFetch(ref));
-        }
-      });
-      if (work.size === 0 || em.isInTransaction()) return;
-      await Promise.race([Promise.allSettled(work.values()), delay(waitMs)]);
+      await this.#fetchMissing(em, refs.filter((_, i) => !found[i]), waitMs);
     } catch (err) {
       this.#log.warn({ err }, 'catalog fetch: could not look for missing titles');
     }
+  }
+
+  /**
+   * `ensure` for refs the caller has just looked for and not found (no second look). Whether it waited
+   * for a fetch: false when none could start (no id to fetch by) or inside a transaction, where looking
+   * again finds nothing new.
+   */
+  async ensureMissing(em: EntityManager, missing: TitleRef[], waitMs = this.waitMs): Promise<boolean> {
+    if (this.#closed || missing.length === 0) return false;
+    try {
+      return await this.#fetchMissing(em, missing, waitMs);
+    } catch (err) {
+      this.#log.warn({ err }, 'catalog fetch: could not fetch missing titles');
+      return false;
+    }
+  }
+
+  async #fetchMissing(em: EntityManager, missing: TitleRef[], waitMs: number): Promise<boolean> {
+    const work = new Map<string, Promise<unknown>>();
+    for (const ref of missing) {
+      if (ref.movieDbId !== undefined) {
+        const target = { type: ref.type, movieDbId: ref.movieDbId };
+        work.set(keyOf(target), this.fetch(target, 'first_use'));
+      } else if (ref.filmDbId !== undefined || ref.tvDbId !== undefined) {
+        work.set(`find:${ref.type}:${ref.filmDbId ?? ''}:${ref.tvDbId ?? ''}`, this.#findAndFetch(ref));
+      }
+    }
+    if (work.size === 0 || em.isInTransaction()) return false;
+    await Promise.race([Promise.allSettled(work.values()), delay(waitMs)]);
+    return true;
   }
 
   /** Fetches the title now (first use or refresh), sharing a fetch already under way. `force`: skip a retry wait. */
@@ -108,10 +127,17 @@ export class CatalogFetcher {
     const running = this.#running.get(key);
     if (running) return running;
     if (this.#closed || this.#running.size >= this.#maxRunning) return Promise.resolve('busy');
-    const started = this.#fetchOnce(ref, reason, force).finally(() => {
-      this.#running.delete(key);
-      catalogFetchesInFlight.set(this.#running.size);
-    });
+    // Never rejects: a fetch started inside a transaction, or outliving the wait, has no one awaiting it,
+    // and a rejection no one handles would end the process.
+    const started = this.#fetchOnce(ref, reason, force)
+      .catch((err: unknown): FetchOutcome => {
+        this.#log.warn({ err, ...ref }, 'catalog fetch: could not fetch the title');
+        return 'failed';
+      })
+      .finally(() => {
+        this.#running.delete(key);
+        catalogFetchesInFlight.set(this.#running.size);
+      });
     this.#running.set(key, started);
     catalogFetchesInFlight.set(this.#running.size);
     return started;
@@ -138,7 +164,12 @@ export class CatalogFetcher {
     }
     if (target === 'none') return undefined;
     // The title may be in the catalog already, under its movie database id, without this other id.
-    if (await titleStored(this.#orm.em.fork(), target)) return 'stored';
+    try {
+      if (await titleStored(this.#orm.em.fork(), target)) return 'stored';
+    } catch (err) {
+      this.#log.warn({ err, ...target }, 'catalog fetch: could not look for a title');
+      return undefined;
+    }
     return this.fetch(target, 'first_use');
   }
 
@@ -148,6 +179,12 @@ export class CatalogFetcher {
     if (attempts === undefined) {
       if (!(await fetchRunningElsewhere(em, ref))) return 'waiting';
       return this.#waitElsewhere(em, ref);
+    }
+    // A first use that looked for the title just before another fetch (here or on another instance)
+    // stored it and let its claim go: it is there now, and fetching it again would be a second fetch.
+    if (reason === 'first_use' && (await titleStored(em, ref))) {
+      await releaseClaim(em, ref);
+      return 'elsewhere';
     }
     const t0 = performance.now();
     const outcome = await this.#fetchClaimed(em, ref, attempts);

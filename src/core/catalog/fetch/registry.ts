@@ -3,7 +3,7 @@
 // run in one process (tests). Without a fetcher (no provider configured, the CLI) nothing is fetched and
 // a missing title is answered as before: `deferred` in a sync, 404 or 422 elsewhere.
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { TitleRef } from '../resolve.ts';
+import { resolveTitles, type ResolvedTitle, type TitleRef } from '../resolve.ts';
 import type { CatalogFetcher } from './fetcher.ts';
 
 const fetchers = new WeakMap<object, CatalogFetcher>();
@@ -23,4 +23,34 @@ export function catalogFetcherOf(em: EntityManager): CatalogFetcher | undefined 
  */
 export async function ensureInCatalog(em: EntityManager, refs: TitleRef[], opts: { waitMs?: number } = {}): Promise<void> {
   await catalogFetcherOf(em)?.ensure(em, refs, opts.waitMs);
+}
+
+/**
+ * resolveTitles, fetching what the catalog lacks: with a provider attached and some titles not found,
+ * those an id names are fetched (waiting at most the bound) and looked for again. Without a provider,
+ * or with every title found, it is resolveTitles' one query: the way for a write to find the titles it
+ * names, outside its transaction (inside one nothing is waited for, and the fetch goes on in the background).
+ */
+export async function resolveOrFetchTitles(
+  em: EntityManager,
+  refs: TitleRef[],
+  opts: { waitMs?: number; /** Which refs may be fetched (all by default): not those a removal names. */ fetch?: (index: number) => boolean } = {},
+): Promise<(ResolvedTitle | null)[]> {
+  const found = await resolveTitles(em, refs);
+  const fetcher = catalogFetcherOf(em);
+  const missing = fetcher ? found.flatMap((t, i) => (t || (opts.fetch && !opts.fetch(i)) ? [] : [i])) : [];
+  if (missing.length === 0 || !(await fetcher!.ensureMissing(em, missing.map((i) => refs[i]!), opts.waitMs))) return found;
+  const again = await resolveTitles(em, missing.map((i) => refs[i]!));
+  missing.forEach((i, k) => (found[i] = again[k] ?? null));
+  return found;
+}
+
+export async function resolveOrFetchTitle(em: EntityManager, ref: TitleRef, opts: { waitMs?: number } = {}): Promise<ResolvedTitle | null> {
+  const [found] = await resolveOrFetchTitles(em, [ref], opts);
+  return found ?? null;
+}
+
+/** Fetches titles the caller has just looked for and not found, waiting at most the bound; a no-op without a provider. */
+export async function fetchMissingTitles(em: EntityManager, missing: TitleRef[], opts: { waitMs?: number } = {}): Promise<void> {
+  await catalogFetcherOf(em)?.ensureMissing(em, missing, opts.waitMs);
 }

@@ -49,6 +49,11 @@ export async function fetchRunningElsewhere(em: EntityManager, ref: ProviderRef)
 /** The title stored: it counts as refreshed now, and its fetch row goes. */
 export async function settleStored(em: EntityManager, ref: ProviderRef): Promise<void> {
   await db(em).updateTable('title').set({ refreshed_at: sql<Date>`now()` }).where('type', '=', ref.type).where('movie_db_id', '=', ref.movieDbId).execute();
+  await releaseClaim(em, ref);
+}
+
+/** A claim taken for a title that turned out to be stored already: let go, as a stored title's is. */
+export async function releaseClaim(em: EntityManager, ref: ProviderRef): Promise<void> {
   await db(em).deleteFrom('catalog_fetch').where('type', '=', ref.type).where('movie_db_id', '=', ref.movieDbId).execute();
 }
 
