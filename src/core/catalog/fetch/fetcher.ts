@@ -147,6 +147,10 @@ export class CatalogFetcher {
     const attempts = await claimFetch(em, ref, this.#leaseMs, force);
     if (attempts === undefined) {
       if (!(await fetchRunningElsewhere(em, ref))) return 'waiting';
+      // A refresh has nothing to wait for: the title is in the catalog already (waiting for it would
+      // answer `stored` at once, before the other fetch stored anything), and the other instance's
+      // fetch refreshes it.
+      if (reason === 'refresh') return 'elsewhere';
       return this.#waitElsewhere(em, ref);
     }
     const t0 = performance.now();
