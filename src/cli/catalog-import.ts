@@ -9,7 +9,8 @@ import { progressOn } from './progress.ts';
 
 const DEFAULT_SOURCES = ['movies', 'anime', 'synthetic'];
 
-function parseIds(text: string): MovieDbRef[] {
+/** `--ids movie:603,show:1396` (catalog:import, catalog:refresh). */
+export function parseIds(text: string): MovieDbRef[] {
   return text.split(',').map((part) => {
     const m = /^(movie|show):([1-9]\d*)$/.exec(part.trim());
     if (!m) throw new UsageError(`--ids: "${part}" is not movie:<id> or show:<id>`);

@@ -5,6 +5,7 @@ import { appCreateCommand } from './app-create.ts';
 import { appDeactivateCommand } from './app-deactivate.ts';
 import { appRotateSecretCommand } from './app-rotate-secret.ts';
 import { catalogImportCommand } from './catalog-import.ts';
+import { catalogRefreshCommand } from './catalog-refresh.ts';
 import { dbServeCommand } from './db-serve.ts';
 import { importCommand } from './import.ts';
 import { listFeatureCommand, listUnfeatureCommand } from './list-feature.ts';
@@ -23,6 +24,7 @@ export const commands: Record<string, Command> = {
     run: async (db) => ({ applied: await migrate(db.orm) }),
   },
   'catalog:import': catalogImportCommand,
+  'catalog:refresh': catalogRefreshCommand,
   'user:create': userCreateCommand,
   'user:set-password': userSetPasswordCommand,
   'app:create': appCreateCommand,

@@ -23,6 +23,7 @@ import type { Logger } from '../core/log.ts';
 import { watchJobs } from '../core/metrics/registry.ts';
 import { startInProcess, type RunningJobs } from './in-process.ts';
 import type { Job } from './job.ts';
+import { catalogRefreshJob } from './catalog-refresh.ts';
 import { importJob } from './imports.ts';
 import { listSyncJob } from './list-sync.ts';
 import { newEpisodesJob } from './new-episodes.ts';
@@ -39,16 +40,19 @@ export type { RunningJobs } from './in-process.ts';
 
 export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'jobQueue' | 'databaseUrl'>;
 
+type JobIntervals = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'catalogRefreshIntervalMs' | 'catalogRefreshBatch'>;
+
 /** Every job of the service, with this configuration's intervals. `importers`: the import job's (default the real readers). */
-export function jobsFor(config: Pick<Config, 'trophyIntervalMs' | 'importIntervalMs'>, log?: Logger, importers?: Importers): Job[] {
+export function jobsFor(config: JobIntervals, log?: Logger, importers?: Importers): Job[] {
   return [
     oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, recommendationsJob, statsRollupJob,
     trophyJob(config.trophyIntervalMs), importJob(config.importIntervalMs, { log, importers }),
+    catalogRefreshJob(config.catalogRefreshIntervalMs, config.catalogRefreshBatch),
   ];
 }
 
-/** `jobs` replaces the service's jobs (tests). */
-export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[] = jobsFor(config, log.child({ component: 'jobs' }))): Promise<RunningJobs> {
+/** `jobs`: the service's (jobsFor), or a test's own. */
+export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, jobs: Job[]): Promise<RunningJobs> {
   const jobLog = log.child({ component: 'jobs' });
   const running = config.jobQueue === 'pg-boss' ? await startPgBoss(jobs, orm, jobLog, config.databaseUrl!) : startInProcess(jobs, orm, jobLog);
   // /metrics reads each job's last success and stuck runs while the runner runs.

@@ -29,12 +29,14 @@ export function runAdmin(app: TestApp, ...args: string[]): Promise<CliRun> {
   return runAdminWith(app, args);
 }
 
-export function runAdminWith(app: TestApp, args: string[], opts: CliOptions = {}): Promise<CliRun> {
+/** `env`: more environment for the CLI (a test's provider settings, say), over the app's. */
+export function runAdminWith(app: TestApp, args: string[], opts: CliOptions & { env?: Record<string, string | undefined> } = {}): Promise<CliRun> {
   const env = {
     DATA_DIR: app.db.embedded?.socketDir ?? '',
     LOG_LEVEL: 'warn',
     BASE_URL: undefined,
     DATABASE_URL: app.db.mode === 'services' ? (app.db.orm.config.get('clientUrl') as string) : '',
+    ...opts.env,
   };
   return runCli(env, args, opts);
 }

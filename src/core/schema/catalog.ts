@@ -38,10 +38,14 @@ export const Title = defineEntity({
     },
     { name: 'title_search_name_trgm', properties: ['searchName'], type: 'gin' },
     { name: 'title_search_vector', properties: ['searchVector'], type: 'gin' },
+    // The catalog refresh (catalog/fetch/refresh-repository.ts) walks it least recently refreshed first and
+    // reads the rule's columns from it alone (an index-only scan); synthetic titles are never refreshed.
     {
       name: 'title_refresh_due',
       properties: ['refreshedAt', 'id'],
       columns: [{ name: 'refreshedAt', nulls: 'FIRST' }, { name: 'id' }],
+      include: ['type', 'movieDbId', 'status'],
+      where: 'source <> \'synthetic\'::text',
     },
     {
       name: 'title_tv_db_id',

@@ -178,6 +178,10 @@ export class CatalogFetcher {
     const attempts = await claimFetch(em, ref, this.#leaseMs, force);
     if (attempts === undefined) {
       if (!(await fetchRunningElsewhere(em, ref))) return 'waiting';
+      // A refresh has nothing to wait for: the title is in the catalog already (waiting for it would
+      // answer `stored` at once, before the other fetch stored anything), and the other instance's
+      // fetch refreshes it.
+      if (reason === 'refresh') return 'elsewhere';
       return this.#waitElsewhere(em, ref);
     }
     // A first use that looked for the title just before another fetch (here or on another instance)
