@@ -2,7 +2,8 @@
 // they come and written to docs/performance.md with their baselines, the issues' targets, the machine
 // and the service's peak memory. Services mode uses the PostgreSQL of BENCH_DATABASE_URL / DATABASE_URL
 // (default the local `test` server) with a database of its own, `mts_bench`, kept between runs so the
-// catalog is imported once, and the Redis of BENCH_REDIS_URL / REDIS_URL (default the local one).
+// catalog is imported once, and the Redis of BENCH_REDIS_URL / REDIS_URL (default the local one). The
+// living catalog's embedded mode keeps its imported catalog in .bench-data/living-catalog the same way.
 //
 // BENCH_SECONDS (default 10) sets each load run's length (after a 2 s warm-up); BENCH_ONLY=catalog,sync
 // runs some benchmarks only (the document then says which ran); BENCH_REPORT sets where it is written.
@@ -17,6 +18,7 @@ import { benchImport, importSection, printImport } from './import.ts';
 import { benchLibrary, librarySection, printLibrary } from './library.ts';
 import { benchLimits, limitsSection, printLimits } from './limits.ts';
 import { benchLists, listsSection, printLists } from './lists.ts';
+import { benchLivingCatalog, livingCatalogSection, printLivingCatalog } from './living-catalog.ts';
 import { benchStartup, printStartup, startupSection } from './startup.ts';
 import { benchSync, printSync, syncSection } from './sync.ts';
 import { benchPlayback, playbackSection, printPlayback } from './playback.ts';
@@ -53,6 +55,7 @@ const benches: Bench[] = [
   bench('playback', 'Playback', benchPlayback, printPlayback, playbackSection),
   bench('sync', 'Sync', benchSync, printSync, syncSection),
   bench('import', 'Import', benchImport, printImport, importSection),
+  bench('living-catalog', 'Living catalog', benchLivingCatalog, printLivingCatalog, livingCatalogSection),
   bench('growth', 'Growth', benchGrowth, printGrowth, growthSection),
   bench('web', 'Web app', benchWebApp, printWebApp, webAppSection),
 ];
