@@ -14,7 +14,7 @@ import { passwordSource } from '../../src/cli/password-input.ts';
 import { runCli } from '../helpers/cli.ts';
 
 const COMMANDS = [
-  'migrate', 'catalog:import', 'user:create', 'user:set-password', 'app:create', 'app:activate', 'app:deactivate', 'app:rotate-secret',
+  'migrate', 'catalog:import', 'catalog:refresh', 'user:create', 'user:set-password', 'app:create', 'app:activate', 'app:deactivate', 'app:rotate-secret',
   'list:feature', 'list:unfeature', 'list:import', 'import', 'jobs:status', 'stats:rebuild', 'db:serve',
 ];
 const PREFIX = 'usage: npm run --silent admin --';
