@@ -18,6 +18,9 @@ afterAll(async () => {
   await web?.stop();
 });
 
+/** Polls wait for the page and the service, which a loaded machine can make slow (the default is 1 s). */
+const WAIT = { timeout: 30_000 };
+
 const SCOPES = ['profile:read', 'lists:read', 'lists:write', 'collection:read', 'collection:write'];
 const TOY_STORY = 862;
 
@@ -25,7 +28,7 @@ const TOY_STORY = 862;
 const names = (page: Page, grid: string) => page.getByRole('list', { name: grid, exact: true }).locator('.title-card-name').allTextContents();
 const filter = async (page: Page, label: string) => {
   await page.getByRole('group', { name: 'Show' }).getByRole('button', { name: label, exact: true }).click();
-  await expect.poll(() => page.getByRole('button', { name: label, exact: true }).getAttribute('aria-pressed')).toBe('true');
+  await expect.poll(() => page.getByRole('button', { name: label, exact: true }).getAttribute('aria-pressed'), WAIT).toBe('true');
 };
 
 describe.each(VIEWPORTS)('at %o', (viewport) => {
@@ -63,34 +66,34 @@ describe.each(VIEWPORTS)('at %o', (viewport) => {
     });
     await go(page, '/', 'Home');
     await go(page, '/watchlist', 'Watchlist');
-    await expect.poll(() => names(page, 'Watchlist')).toEqual(['Spirited Away', showName, 'Toy Story']);
+    await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
     await page.getByText('3 titles').waitFor();
     expect(await page.getByRole('link', { name: 'Toy Story' }).getAttribute('href')).toBe(`/title/movie/${TOY_STORY}`);
     await expectGoodPage(page);
     await page.screenshot({ path: screenshotPath(`web-watchlist-${viewport.width}`), fullPage: true });
 
     await filter(page, 'Movies');
-    await expect.poll(() => names(page, 'Watchlist')).toEqual(['Spirited Away', 'Toy Story']);
+    await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual(['Spirited Away', 'Toy Story']);
     expect(new URL(page.url()).search).toBe('?type=movie');
     await filter(page, 'Shows');
-    await expect.poll(() => names(page, 'Watchlist')).toEqual([showName]);
+    await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual([showName]);
     await filter(page, 'Anime');
     await page.getByText('No anime on your watchlist.').waitFor();
     await expectGoodPage(page);
     await page.getByRole('button', { name: 'Show all' }).click();
-    await expect.poll(() => names(page, 'Watchlist')).toEqual(['Spirited Away', showName, 'Toy Story']);
+    await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
 
     const refused = await refusedWhile(page, 'platform.lists.removeItem', async () => {
       await page.getByRole('button', { name: 'Remove Toy Story from watchlist' }).click();
       await page.getByText(RATE_LIMITED).waitFor();
-      await expect.poll(() => names(page, 'Watchlist')).toEqual(['Spirited Away', showName, 'Toy Story']);
+      await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
     });
     expect(refused).toEqual(['POST']);
 
     await page.getByRole('button', { name: `Remove ${showName} from watchlist` }).click();
-    await expect.poll(() => names(page, 'Watchlist')).toEqual(['Spirited Away', 'Toy Story']);
-    await expect.poll(() => focused(page)).toBe('Remove Toy Story from watchlist');
-    await expect.poll(async () => ((await user.api('GET', '/me/watchlist')) as { items: { title: string }[] }).items.map((i) => i.title)).toEqual(['Spirited Away', 'Toy Story']);
+    await expect.poll(() => names(page, 'Watchlist'), WAIT).toEqual(['Spirited Away', 'Toy Story']);
+    await expect.poll(() => focused(page), WAIT).toBe('Remove Toy Story from watchlist');
+    await expect.poll(async () => ((await user.api('GET', '/me/watchlist')) as { items: { title: string }[] }).items.map((i) => i.title), WAIT).toEqual(['Spirited Away', 'Toy Story']);
     await expectGoodPage(page);
   });
 
@@ -109,7 +112,7 @@ describe.each(VIEWPORTS)('at %o', (viewport) => {
     }
     await go(page, '/', 'Home');
     await go(page, '/collection', 'Collection');
-    await expect.poll(() => names(page, 'Collection')).toEqual(['Spirited Away', showName, 'Toy Story']);
+    await expect.poll(() => names(page, 'Collection'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
     expect(await page.getByRole('list', { name: 'Formats of Toy Story' }).getByRole('listitem').allTextContents()).toEqual(['DVD', 'Blu-ray']);
     expect(await page.getByRole('list', { name: `Formats of ${showName}` }).getByRole('listitem').allTextContents()).toEqual(['Digital (season 1)']);
     expect(await page.getByRole('list', { name: 'Formats of Spirited Away' }).getByRole('listitem').allTextContents()).toEqual(['4K Blu-ray']);
@@ -117,28 +120,28 @@ describe.each(VIEWPORTS)('at %o', (viewport) => {
     await page.screenshot({ path: screenshotPath(`web-collection-${viewport.width}`), fullPage: true });
 
     await filter(page, 'Shows');
-    await expect.poll(() => names(page, 'Collection')).toEqual([showName]);
+    await expect.poll(() => names(page, 'Collection'), WAIT).toEqual([showName]);
     await filter(page, 'Anime');
     await page.getByText('No anime in your collection.').waitFor();
     await expectGoodPage(page);
     await filter(page, 'Movies');
-    await expect.poll(() => names(page, 'Collection')).toEqual(['Spirited Away', 'Toy Story']);
+    await expect.poll(() => names(page, 'Collection'), WAIT).toEqual(['Spirited Away', 'Toy Story']);
     await filter(page, 'All');
-    await expect.poll(() => names(page, 'Collection')).toEqual(['Spirited Away', showName, 'Toy Story']);
+    await expect.poll(() => names(page, 'Collection'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
 
     const refused = await refusedWhile(page, 'platform.collection.remove', async () => {
       await page.getByRole('button', { name: 'Remove Spirited Away from collection' }).click();
       await page.getByText(RATE_LIMITED).waitFor();
-      await expect.poll(() => names(page, 'Collection')).toEqual(['Spirited Away', showName, 'Toy Story']);
+      await expect.poll(() => names(page, 'Collection'), WAIT).toEqual(['Spirited Away', showName, 'Toy Story']);
     });
     expect(refused).toEqual(['POST']);
 
     await page.getByRole('button', { name: 'Remove Toy Story from collection' }).focus();
     await page.keyboard.press('Enter');
-    await expect.poll(() => names(page, 'Collection')).toEqual(['Spirited Away', showName]);
-    await expect.poll(() => focused(page)).toBe(`Remove ${showName} from collection`);
+    await expect.poll(() => names(page, 'Collection'), WAIT).toEqual(['Spirited Away', showName]);
+    await expect.poll(() => focused(page), WAIT).toBe(`Remove ${showName} from collection`);
     const left = async () => ((await user.api('GET', '/me/collection')) as { items: { movieDbId: number; format: string }[] }).items.map((c) => [c.movieDbId, c.format]);
-    await expect.poll(left).toEqual([
+    await expect.poll(left, WAIT).toEqual([
       [SPIRITED_AWAY, 'uhd_bluray'],
       [FIRST_SHOW, 'digital'],
     ]);

@@ -25,17 +25,20 @@ export async function ensureInCatalog(em: EntityManager, refs: TitleRef[], opts:
   await catalogFetcherOf(em)?.ensure(em, refs, opts.waitMs);
 }
 
+export type ResolveOrFetchOptions = {
+  /** How long to wait for the fetches; the configured bound by default. */
+  waitMs?: number;
+  /** Which refs, by index, may be fetched (all by default): not those a removal names. */
+  fetch?: (index: number) => boolean;
+};
+
 /**
  * resolveTitles, fetching what the catalog lacks: with a provider attached and some titles not found,
  * those an id names are fetched (waiting at most the bound) and looked for again. Without a provider,
  * or with every title found, it is resolveTitles' one query: the way for a write to find the titles it
  * names, outside its transaction (inside one nothing is waited for, and the fetch goes on in the background).
  */
-export async function resolveOrFetchTitles(
-  em: EntityManager,
-  refs: TitleRef[],
-  opts: { waitMs?: number; /** Which refs may be fetched (all by default): not those a removal names. */ fetch?: (index: number) => boolean } = {},
-): Promise<(ResolvedTitle | null)[]> {
+export async function resolveOrFetchTitles(em: EntityManager, refs: TitleRef[], opts: ResolveOrFetchOptions = {}): Promise<(ResolvedTitle | null)[]> {
   const found = await resolveTitles(em, refs);
   const fetcher = catalogFetcherOf(em);
   const missing = fetcher ? found.flatMap((t, i) => (t || (opts.fetch && !opts.fetch(i)) ? [] : [i])) : [];
