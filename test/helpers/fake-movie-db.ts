@@ -7,16 +7,16 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export const FAKE_KEY = 'fake-movie-db-key';
+const FAKE_KEY = 'fake-movie-db-key';
 
-export type FakeEpisode = { number: number; name: string; airDate: string | null; runtime?: number };
-export type FakeSeason = { number: number; name?: string; episodes: FakeEpisode[] };
+type FakeEpisode = { number: number; name: string; airDate: string | null; runtime?: number };
+type FakeSeason = { number: number; name?: string; episodes: FakeEpisode[] };
 export type FakeMovie = { id: number; title: string; releaseDate: string; runtime?: number; imdbId?: string; genres?: string[]; originalLanguage?: string };
 export type FakeShow = { id: number; name: string; firstAirDate: string; status?: string; tvdbId?: number; imdbId?: string; seasons: FakeSeason[] };
 
 type Json = Record<string, unknown>;
 /** What the fake does for a request instead of answering it well. */
-export type Trouble = { status: number; body?: string; times?: number } | { body: string; times?: number };
+type Trouble = { status: number; body?: string; times?: number } | { body: string; times?: number };
 
 export type FakeMovieDb = {
   url: string;
