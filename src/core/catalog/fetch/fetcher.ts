@@ -41,6 +41,9 @@ const RETRY_FAILED_FROM_MS = 60_000;
 const RETRY_FAILED_UP_TO_MS = 6 * 3_600_000;
 /** How often an instance looks for a title another instance is fetching. */
 const POLL_ELSEWHERE_MS = 100;
+/** How long an instance looks for a title another instance is fetching (a request waits far less). */
+const WAIT_ELSEWHERE_MS = 30_000;
+const FIND_FAILED_TTL_MS = 60_000;
 
 const keyOf = (ref: ProviderRef) => `${ref.type}:${ref.movieDbId}`;
 const delay = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms).unref());
@@ -158,6 +161,8 @@ export class CatalogFetcher {
         target = (await this.#provider.find(kind, id, ref.type)) ?? 'none';
       } catch (err) {
         this.#log.warn({ err: String(err), kind, id }, 'catalog fetch: the provider could not look up an id');
+        // Not asked again for a minute: a provider that is down is not asked once per request meanwhile.
+        this.#found.set(cacheKey, 'none', { ttl: FIND_FAILED_TTL_MS });
         return undefined;
       }
       this.#found.set(cacheKey, target);
@@ -232,7 +237,7 @@ export class CatalogFetcher {
 
   /** Another instance holds the fetch: the title once it appears, or `elsewhere` when the claim ends first. */
   async #waitElsewhere(em: EntityManager, ref: ProviderRef): Promise<FetchOutcome> {
-    const until = Date.now() + this.#leaseMs;
+    const until = Date.now() + Math.min(this.#leaseMs, WAIT_ELSEWHERE_MS);
     while (!this.#closed && Date.now() < until) {
       if (await titleStored(em, ref)) return 'stored';
       if (!(await fetchRunningElsewhere(em, ref))) return 'elsewhere';
