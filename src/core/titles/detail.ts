@@ -13,7 +13,7 @@ import { notFound } from '../errors.ts';
 import { toFeaturedLists, toTitleUserLists } from '../lists/for-title.ts';
 import { isoTime, POSTER_SIZE, toSeasonSummary } from './present.ts';
 import { findTitleDetail } from './repository.ts';
-import { catalogFetcherOf, ensureInCatalog } from '../catalog/fetch/registry.ts';
+import { readFetching } from '../catalog/fetch/registry.ts';
 import type { NativeTitle, TitleDetail, TitleDetailInput } from './schemas.ts';
 import { utcDay, userStateFor } from './user-state.ts';
 
@@ -63,12 +63,8 @@ export async function titleDetail(deps: Pick<CatalogDeps, 'em' | 'imageBaseUrl'>
   const visible = visiblePrivateFields(actor);
   const scope = input.scope ?? (input.type === 'movie' ? 'title' : 'series');
   const query = { type: input.type, movieDbId: input.id, scope, today: utcDay(), state: userStateFor(actor) };
-  let row = await findTitleDetail(em, query);
   // A title the catalog lacks is fetched from the metadata provider, when one is configured, and read again.
-  if (!row && catalogFetcherOf(em)) {
-    await ensureInCatalog(em, [{ type: input.type, movieDbId: input.id }]);
-    row = await findTitleDetail(em, query);
-  }
+  const row = await readFetching(em, { type: input.type, movieDbId: input.id }, () => findTitleDetail(em, query));
   if (!row) throw notFound(`${input.type === 'movie' ? 'Movie' : 'Show'} ${input.id}`);
   return {
     title: toNativeTitle(row, imageBaseUrl),

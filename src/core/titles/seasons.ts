@@ -3,7 +3,7 @@
 // A show the catalog lacks is fetched from the metadata provider, when one is configured, and read again.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../actor.ts';
-import { catalogFetcherOf, ensureInCatalog } from '../catalog/fetch/registry.ts';
+import { readFetching } from '../catalog/fetch/registry.ts';
 import { notFound } from '../errors.ts';
 import { toEpisodeState, toSeasonSummary, toShowRef } from './present.ts';
 import { findEpisodeDetail, findSeasonDetail, findSeasonList, type ShowQuery } from './seasons-repository.ts';
@@ -17,11 +17,7 @@ function showQuery(actor: Actor, movieDbId: number): ShowQuery {
 
 /** The read's row; when the show is missing and a provider is configured, the show fetched and read again. */
 async function found<R>(em: EntityManager, movieDbId: number, read: () => Promise<R | undefined>): Promise<R> {
-  let row = await read();
-  if (!row && catalogFetcherOf(em)) {
-    await ensureInCatalog(em, [{ type: 'show', movieDbId }]);
-    row = await read();
-  }
+  const row = await readFetching(em, { type: 'show', movieDbId }, read);
   if (!row) throw notFound(`Show ${movieDbId}`);
   return row;
 }

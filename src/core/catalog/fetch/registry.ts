@@ -53,7 +53,20 @@ export async function resolveOrFetchTitle(em: EntityManager, ref: TitleRef, opts
   return found ?? null;
 }
 
-/** Fetches titles the caller has just looked for and not found, waiting at most the bound; a no-op without a provider. */
-export async function fetchMissingTitles(em: EntityManager, missing: TitleRef[], opts: { waitMs?: number } = {}): Promise<void> {
-  await catalogFetcherOf(em)?.ensureMissing(em, missing, opts.waitMs);
+/**
+ * Fetches titles the caller has just looked for and not found, waiting at most the bound; a no-op
+ * without a provider. Whether it waited for a fetch (only then can looking again find more).
+ */
+export async function fetchMissingTitles(em: EntityManager, missing: TitleRef[], opts: { waitMs?: number } = {}): Promise<boolean> {
+  return (await catalogFetcherOf(em)?.ensureMissing(em, missing, opts.waitMs)) ?? false;
+}
+
+/**
+ * A read of one title (a detail, its seasons): when it finds nothing and a provider is configured, the
+ * title is fetched (waiting at most the bound) and read again. A found title costs the read alone.
+ */
+export async function readFetching<R>(em: EntityManager, ref: TitleRef, read: () => Promise<R | undefined>): Promise<R | undefined> {
+  const row = await read();
+  if (row || !(await fetchMissingTitles(em, [ref]))) return row;
+  return read();
 }
