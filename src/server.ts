@@ -11,6 +11,7 @@ import { openDatabase, migrate, type Database } from './core/db/orm.ts';
 import type { Importers } from './core/import/importers.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
+import { traktFacade, type TraktFacadeDeps } from './trakt/index.ts';
 import { Redis } from 'ioredis';
 import { startLivingCatalog, type LivingCatalog } from './core/catalog/fetch/start.ts';
 import { RateLimits } from './core/limits/limiter.ts';
@@ -217,7 +218,8 @@ async function startBehindPort(config: Config, log: Logger, deps: ServerDeps, sh
     const oauth = await createOAuth({ orm: db.orm, config, log, limits });
     const web = webRoutes({ orm: db.orm, config, log, limits, oauth });
     const drain = new Drain();
-    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds), beforeSyncCommit: deps.beforeSyncCommit });
+    const trakt = (contextFor: TraktFacadeDeps['contextFor']) => traktFacade({ orm: db.orm, config, log, oauth, limits, contextFor });
+    const app = createApp({ orm: db.orm, writes: db.writes, config, log, oauth, web, limits, events, drain, catalogCache: createCatalogCache(config.catalogCacheSeconds), beforeSyncCommit: deps.beforeSyncCommit, trakt });
     // A queue that cannot start (pg-boss cannot create its schema, say) fails start-up: the port must
     // not stay open with nothing behind it (startServer closes it).
     const jobs = await startJobs(db.orm, log, config, jobsFor(config, log.child({ component: 'jobs' }), deps.importers));

@@ -9,7 +9,7 @@ import { findApp } from '../core/apps/service.ts';
 import { ApiError } from '../core/errors.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { Logger } from '../core/log.ts';
-import { PLATFORM_BASE } from '../rest/envelope.ts';
+import { isTraktPath, PLATFORM_BASE } from '../rest/envelope.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
@@ -83,7 +83,7 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
 
   const authenticate: RequestHandler = async (req, _res, next) => {
     try {
-      const onPlatform = req.path.startsWith(`${PLATFORM_BASE}/`) || req.path.startsWith('/trpc/');
+      const onPlatform = req.path.startsWith(`${PLATFORM_BASE}/`) || req.path.startsWith('/trpc/') || isTraktPath(req.path);
       const header = req.headers.authorization;
       if (!onPlatform || isProviderPath(req.path) || !header || header.startsWith('Basic ')) return next();
       const token = bearerToken(header);

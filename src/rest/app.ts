@@ -15,7 +15,7 @@ import { refuseNul } from './nul-guard.ts';
 import { readTrpcQueryInput } from './trpc-query-input.ts';
 import { cors } from './cors.ts';
 import { docsPage } from './docs-page.ts';
-import { PLATFORM_BASE, PUBLIC_BASE, sendError, TRPC_BASE } from './envelope.ts';
+import { isTraktPath, PLATFORM_BASE, PUBLIC_BASE, sendError, TRPC_BASE } from './envelope.ts';
 import { createContext, facade } from './facade.ts';
 import { health } from './health.ts';
 import { platformDocument, publicDocument } from './openapi.ts';
@@ -29,7 +29,7 @@ import type { EventBus } from '../core/events/bus.ts';
 import { liveEvents } from './live-events.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
-import type { SyncCommitHook } from '../rpc/trpc.ts';
+import type { Context, SyncCommitHook } from '../rpc/trpc.ts';
 import './types.ts';
 
 export type AppDeps = {
@@ -51,7 +51,15 @@ export type AppDeps = {
   drain?: Drain;
   /** A step of bulk sync writes before their commit (server.ts ServerDeps). */
   beforeSyncCommit?: SyncCommitHook | undefined;
+  /**
+   * The Trakt-compatible facade (src/trakt/), made with the way this app makes a procedure context for a
+   * request: mounted at its base, and the one that answers errors (404 included) on its paths.
+   */
+  trakt?: (contextFor: (req: Request, res: Response) => Context) => TraktFacade;
 };
+
+/** What the Trakt-compatible facade gives the app (src/trakt/index.ts). */
+export type TraktFacade = { base: string; router: RequestHandler; sendError: (req: Request, res: Response, err: unknown) => void };
 
 const pass: RequestHandler = (_req, _res, next) => next();
 
@@ -93,6 +101,8 @@ export function createApp(deps: AppDeps): Express {
   const procedureDeps = { ...deps, openStream };
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
   if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
+  const trakt = deps.trakt?.((req, res) => createContext(procedureDeps, req, res, 'trpc'));
+  if (trakt) app.use(trakt.base, trakt.router);
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, procedureDeps));
   app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, procedureDeps));
 
@@ -111,6 +121,7 @@ export function createApp(deps: AppDeps): Express {
   );
 
   app.use((req: Request, res: Response) => {
+    if (trakt && isTraktPath(req.path)) return trakt.sendError(req, res, noRoute(req));
     sendError(req, res, noRoute(req));
   });
 
@@ -122,6 +133,7 @@ export function createApp(deps: AppDeps): Express {
         ? new ApiError(status === 404 ? 'not_found' : 'invalid_request', (err as Error).message)
         : toApiError(err);
     if (apiError.status >= 500) log.error({ request_id: req.id, err }, 'request failed');
+    if (trakt && isTraktPath(req.path)) return trakt.sendError(req, res, apiError);
     sendError(req, res, apiError);
   });
 

@@ -10,10 +10,10 @@
 // `invalid_request` here, once, so no route reads a value it cannot take apart (`'x' in body` threw).
 import type { NextFunction, Request, Response } from 'express';
 import { ApiError } from '../core/errors.ts';
-import { BODY_LIMIT, STREAMED_BODY_PATHS } from '../core/limits/body.ts';
+import { BODY_LIMIT, STREAMED_BODY_PATHS, SYNC_BODY_LIMIT } from '../core/limits/body.ts';
 import { restProcedure, trpcProcedures, type ProcedureEntry } from '../rpc/procedures.ts';
 import { isOAuthEndpoint } from '../oauth/routes.ts';
-import { isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRPC_BASE } from './envelope.ts';
+import { isTraktPath, isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRAKT_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
 
 const BODY_DEADLINE_MS = 10_000;
@@ -30,6 +30,8 @@ export function bodyLimitFor(method: string, path: string): number {
     const caps = trpcProcedures(path.slice(TRPC_BASE.length)).map(capOf);
     return caps.length ? Math.max(...caps) : BODY_LIMIT;
   }
+  // The Trakt-compatible facade's bulk writes (sync, list items) take the bulk sync cap, the rest the default.
+  if (isTraktPath(path) && (path.startsWith(`${TRAKT_BASE}/sync/`) || /^\/trakt\/users\/[^/]+\/lists\/[^/]+\/items(\/remove)?$/.test(path))) return SYNC_BODY_LIMIT;
   return BODY_LIMIT;
 }
 
@@ -42,10 +44,10 @@ function mediaType(req: Request): string {
   return (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();
 }
 
-/** Whether a path's body is flat parameters: everything but the procedures' APIs (REST and /trpc), the OAuth endpoints below the platform base included. */
+/** Whether a path's body is flat parameters: everything but the procedures' APIs (REST, /trpc and the Trakt-compatible facade), the OAuth endpoints below the platform base included. */
 function takesFlatParameters(path: string): boolean {
   if (isOAuthEndpoint(path)) return true;
-  return !(path.startsWith(`${PLATFORM_BASE}/`) || path.startsWith(`${PUBLIC_BASE}/`) || isTrpcPath(path));
+  return !(path.startsWith(`${PLATFORM_BASE}/`) || path.startsWith(`${PUBLIC_BASE}/`) || isTrpcPath(path) || isTraktPath(path));
 }
 
 const NOT_FLAT = 'The body must be a form, or a JSON object of string values';

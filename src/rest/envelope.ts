@@ -9,6 +9,12 @@ export const PUBLIC_BASE = '/api/public/v1';
 export const PLATFORM_BASE = '/api/platform/v1';
 /** First-party clients: the same procedures over tRPC's own protocol. */
 export const TRPC_BASE = '/trpc';
+/** The Trakt-compatible facade (src/trakt/): Trakt API v2 under this base. */
+export const TRAKT_BASE = '/trakt';
+
+export function isTraktPath(path: string): boolean {
+  return path === TRAKT_BASE || path.startsWith(`${TRAKT_BASE}/`);
+}
 
 export function isTrpcPath(path: string): boolean {
   return path === TRPC_BASE || path.startsWith(`${TRPC_BASE}/`);

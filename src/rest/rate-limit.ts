@@ -11,15 +11,16 @@ import { mostConstraining, rateLimitHeaders, type Decision, type RateLimits } fr
 import { generalBuckets, tokenBucketId, type Bucket, type LimitSubject } from '../core/limits/table.ts';
 import { trpcProcedures } from '../rpc/procedures.ts';
 import type { Logger } from '../core/log.ts';
-import { isTrpcPath, PLATFORM_BASE, TRPC_BASE } from './envelope.ts';
+import { isTraktPath, isTrpcPath, PLATFORM_BASE, TRPC_BASE } from './envelope.ts';
 
 /**
  * The general buckets of a platform request: REST calls count one request, a /trpc call one per
  * platform procedure it names (a batch names several; the public API's procedures have only their own
- * buckets, whichever transport calls them). Reads are GET requests, which on /trpc are the queries.
+ * buckets, whichever transport calls them), and a request to the Trakt-compatible facade one. Reads are
+ * GET requests, which on /trpc are the queries.
  */
 function generalCalls(path: string): number {
-  if (path.startsWith(`${PLATFORM_BASE}/`)) return 1;
+  if (path.startsWith(`${PLATFORM_BASE}/`) || isTraktPath(path)) return 1;
   if (!isTrpcPath(path)) return 0;
   const procedures = trpcProcedures(path.slice(TRPC_BASE.length));
   return procedures.length === 0 ? 1 : procedures.filter((p) => p?.surface !== 'public').length;

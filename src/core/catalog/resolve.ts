@@ -32,7 +32,8 @@ export type ResolvedTitle = {
 
 type Row = Awaited<ReturnType<typeof resolveByMovieDbId>>[number];
 
-const toResolved = (row: Row): ResolvedTitle => ({
+/** A resolving statement's row as the title it names. */
+export const toResolved = (row: Row): ResolvedTitle => ({
   id: String(row.id),
   type: row.type,
   movieDbId: row.movie_db_id,

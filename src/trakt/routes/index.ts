@@ -1,0 +1,10 @@
+// Every route of the Trakt-compatible facade, in the order they are matched (a literal segment before a
+// parameter in the same place: `/users/settings` before `/users/:id`).
+import type { TraktRoute } from '../route.ts';
+import { mediaRoutes } from './media.ts';
+import { oauthRoutes } from './oauth.ts';
+import { scrobbleRoutes } from './scrobble.ts';
+import { syncRoutes } from './sync.ts';
+import { usersRoutes } from './users.ts';
+
+export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes];

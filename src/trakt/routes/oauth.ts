@@ -1,0 +1,4 @@
+// Trakt's oauth endpoints (filled in by the work).
+import type { TraktRoute } from '../route.ts';
+
+export const oauthRoutes: TraktRoute[] = [];
