@@ -11,7 +11,6 @@ const SCOPES = ['history:read', 'history:write', 'ratings:read', 'ratings:write'
 
 let app: TestApp;
 let alice: Member;
-let bob: Member;
 let carol: Member;
 
 type Item = Record<string, unknown>;
@@ -54,7 +53,7 @@ beforeAll(async () => {
   app = await startTestApp();
   await seedCatalog(app, { shows: 3 });
   alice = await member(app, 'alice', SCOPES);
-  bob = await member(app, 'bob', SCOPES);
+  await member(app, 'bob', SCOPES);
   carol = await member(app, 'carol', SCOPES);
   expect((await platform(app, carol.token, 'PATCH', '/me/profile', { privacy: 'private' })).status).toBe(200);
   // Five entries, newest first: S1E2 (12th 12:00), the movie (12th 10:00), S1E1 (11th 12:00), the movie (11th 10:00), the movie (10th 10:00).

@@ -25,7 +25,7 @@ export async function watchlistAnswer(call: TraktCall, type: string | undefined,
   // Read up to the page's end (everything when filtering by type or answering every item).
   const upTo = paged && !filtered ? page.offset + page.limit : Infinity;
   const items: Item[] = [];
-  let itemCount = 0;
+  let itemCount: number;
   let cursor: string | undefined;
   do {
     const list = await call.procedures.platform.lists.watchlist({ itemsLimit: MAX_LIMIT, ...(cursor ? { itemsCursor: cursor } : {}) });
