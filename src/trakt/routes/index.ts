@@ -2,9 +2,11 @@
 // parameter in the same place: `/users/settings` before `/users/:id`).
 import type { TraktRoute } from '../route.ts';
 import { mediaRoutes } from './media.ts';
+import { searchRoutes } from './media-search.ts';
+import { mediaUserRoutes } from './media-user.ts';
 import { oauthRoutes } from './oauth.ts';
 import { scrobbleRoutes } from './scrobble.ts';
 import { syncRoutes } from './sync.ts';
 import { usersRoutes } from './users.ts';
 
-export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes];
+export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes, ...mediaUserRoutes, ...searchRoutes];
