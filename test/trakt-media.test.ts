@@ -5,6 +5,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { rollUpTrending } from '../src/core/catalog/trending-rollup.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
+import { call } from './helpers/http.ts';
 import { FIRST_SHOW, member, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 import { sql, titleId, watch } from './helpers/title-fixtures.ts';
 import { pagination, trakt } from './helpers/trakt.ts';
@@ -406,5 +407,18 @@ describe('GET /calendars/my/shows/{start_date}/{days}', () => {
       expect(res.body).toEqual({ error: 'invalid_request', error_description: expect.any(String) });
     }
     expect((await trakt(app, anon, 'GET', `/calendars/my/shows/${airDate}/7`)).status).toBe(401);
+  });
+});
+
+describe('/trakt/openapi.json', () => {
+  it('lists the media routes', async () => {
+    const paths = Object.keys((await call(app, '/trakt/openapi.json')).body.paths as object);
+    for (const path of [
+      '/movies/{id}', '/shows/{id}', '/movies/trending', '/shows/trending', '/shows/{id}/seasons', '/shows/{id}/seasons/{season}',
+      '/shows/{id}/seasons/{season}/episodes/{episode}', '/shows/{id}/progress/watched', '/search/{type}', '/search/{id_type}/{id}',
+      '/calendars/my/shows', '/calendars/my/shows/{start_date}', '/calendars/my/shows/{start_date}/{days}',
+    ]) {
+      expect(paths).toContain(path);
+    }
   });
 });

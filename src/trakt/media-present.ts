@@ -1,7 +1,8 @@
 // Trakt's media objects made from the facade's batch reads (media-lookup.ts): movies and shows in the
 // standard form `{title, year, ids}` (ids.ts) and with `extended=full`'s fields, seasons and episodes.
 // What the service does not hold is null, or Trakt's own empty value where its clients expect one
-// (comment_count 0, available_translations []); the report in docs/trakt-compatibility.md lists them.
+// (comment_count 0, available_translations [], rating and votes 0 for seasons and episodes, which the
+// catalog does not rate).
 import type { ResolvedTitle } from '../core/catalog/resolve.ts';
 import { titleSlug } from '../core/catalog/title-keys.ts';
 import { standardTitle } from './ids.ts';

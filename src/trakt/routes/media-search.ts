@@ -65,6 +65,7 @@ export const searchRoutes: TraktRoute[] = [
     tag: 'Search',
     auth: 'none',
     paged: true,
+    statuses: [400],
     async handle({ em, params, query }) {
       const idType = params.id_type!;
       if (!ID_TYPES.has(idType)) throw notFound(`Id type ${idType}`);

@@ -39,6 +39,7 @@ function trending(type: TitleType): TraktRoute {
     tag: type === 'movie' ? 'Movies' : 'Shows',
     auth: 'none',
     paged: true,
+    statuses: [400],
     async handle({ procedures, em, query }) {
       const page = pageOf(query);
       const full = wantsFull(query);
