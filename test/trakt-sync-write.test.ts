@@ -118,6 +118,17 @@ describe('POST /trakt/sync/history', () => {
     expect((await trakt(app, m, 'POST', '/sync/history', dated)).body).toEqual({ added: { movies: 0, episodes: 0 }, not_found: none });
   });
 
+  it('409 when the client\'s Idempotency-Key comes again with another body', async () => {
+    const m = await member(app, 'conflict', SCOPES);
+    const key = 'trakt-conflict-key';
+    const first = await trakt(app, m, 'POST', '/sync/history', { movies: [{ ids: { tmdb: SPIRITED_AWAY }, watched_at: '2021-01-01T00:00:00.000Z' }] }, { 'idempotency-key': key });
+    expect(first.status).toBe(201);
+    const other = await trakt(app, m, 'POST', '/sync/history', { movies: [{ ids: { tmdb: SPIRITED_AWAY }, watched_at: '2021-02-01T00:00:00.000Z' }] }, { 'idempotency-key': key });
+    expect(other.status).toBe(409);
+    expect(other.body).toEqual({ error: 'idempotency_conflict', error_description: expect.any(String) });
+    expect((await historyRows(m)).length).toBe(1);
+  });
+
   it('412 for a body that is not JSON', async () => {
     const res = await trakt(app, alice, 'POST', '/sync/history', 'movies=1', { 'content-type': 'application/x-www-form-urlencoded' });
     expect(res.status).toBe(412);
