@@ -123,10 +123,10 @@ export async function removeFromCollection(call: TraktCall) {
   const items = await collectionItemsOf(call.em, call.actor!.userId, pieces.map((p) => p.title.id));
   const removed = new Set<number>();
   const deleted = { movies: 0, episodes: 0 };
-  const matching = pieces.map((p) => items.filter((it) => it.titleId === p.title.id && (p.season === null || it.season === p.season) && !removed.has(it.id)));
   const counts = await countsOf(call.em, pieces);
   for (const [i, p] of pieces.entries()) {
-    const mine = matching[i]!.filter((it) => !removed.has(it.id));
+    // Its copies not removed for an earlier item of the body (a show, then one of its seasons).
+    const mine = items.filter((it) => it.titleId === p.title.id && (p.season === null || it.season === p.season) && !removed.has(it.id));
     for (const it of mine) {
       try {
         await call.procedures.platform.collection.remove({ id: it.id });

@@ -108,14 +108,14 @@ export async function removeHistory(call: TraktCall) {
     else notFound.item('movies', item);
   });
   // A show's episodes named by number are looked for together.
-  const named: { showIndex: number; titleId: string; season: number; episode: number; miss: () => void }[] = [];
+  const named: { titleId: string; season: number; episode: number; miss: () => void }[] = [];
   body.shows.forEach((show, i) => {
     const title = targets.shows[i];
     if (!title) return notFound.item('shows', show);
     if (!show.seasons?.length) return void showTitleIds.push(title.id);
     for (const season of show.seasons) {
       if (!season.episodes?.length) seasons.push({ titleId: title.id, season: season.number });
-      for (const ep of season.episodes ?? []) named.push({ showIndex: i, titleId: title.id, season: season.number, episode: ep.number, miss: () => notFound.showPart(i, show, season, ep) });
+      for (const ep of season.episodes ?? []) named.push({ titleId: title.id, season: season.number, episode: ep.number, miss: () => notFound.showPart(i, show, season, ep) });
     }
   });
   const episodes = await resolveEpisodes(call.em, named.map((n) => ({ titleId: n.titleId, season: n.season, episode: n.episode })));
