@@ -173,3 +173,150 @@ describe('POST /trakt/oauth/device/token', () => {
     expectError(await poll(code, web.client_id, 'wrong-secret'), 401, 'invalid_client');
   });
 });
+
+/** A GET that does not follow redirects. */
+async function location(url: string): Promise<{ status: number; location: URL }> {
+  const res = await fetch(url, { redirect: 'manual' });
+  return { status: res.status, location: new URL(res.headers.get('location')!, url) };
+}
+
+const traktAuthorize = (clientId: string, state = 'st4te') =>
+  `${app.url}/trakt/oauth/authorize?response_type=code&client_id=${clientId}&redirect_uri=${encodeURIComponent(REDIRECT)}&state=${state}`;
+
+describe('GET /trakt/oauth/authorize', () => {
+  it('302 to the service\'s authorization endpoint with Trakt\'s parameters and the facade\'s marker', async () => {
+    const a = await location(traktAuthorize(web.client_id));
+    expect(a.status).toBe(302);
+    expect(`${a.location.origin}${a.location.pathname}`).toBe(`${app.url}/api/platform/v1/oauth/authorize`);
+    expect(Object.fromEntries(a.location.searchParams)).toEqual({ response_type: 'code', client_id: web.client_id, redirect_uri: REDIRECT, state: 'st4te', via: 'trakt' });
+  });
+
+  it('lets a confidential app in without PKCE (to the sign-in and consent page), never a public one, and nobody without the marker', async () => {
+    const confidential = await location((await location(traktAuthorize(web.client_id))).location.toString());
+    expect(confidential.status).toBe(303);
+    expect(confidential.location.pathname).toMatch(/^\/oauth\/interaction\//);
+
+    const pub = await location((await location(traktAuthorize(tv.client_id))).location.toString());
+    expect(`${pub.location.origin}${pub.location.pathname}`).toBe(REDIRECT);
+    expect(pub.location.searchParams.get('error')).toBe('invalid_request');
+    expect(pub.location.searchParams.get('error_description')).toMatch(/PKCE/);
+    expect(pub.location.searchParams.get('state')).toBe('st4te');
+
+    const direct = new URL((await location(traktAuthorize(web.client_id))).location);
+    direct.searchParams.delete('via');
+    const platform = await location(direct.toString());
+    expect(platform.location.searchParams.get('error')).toBe('invalid_request');
+    expect(platform.location.searchParams.get('error_description')).toMatch(/PKCE/);
+  });
+});
+
+describe('POST /trakt/oauth/token and /trakt/oauth/revoke with the trakt.tv client', () => {
+  it('signs in through the authorize URL, exchanges the code, refreshes (rotating), and a revoked token is refused', async () => {
+    const client = new TraktTv({ client_id: web.client_id, client_secret: web.client_secret, redirect_uri: REDIRECT, api_url: `${app.url}/trakt` });
+    const callback = await authorizeInBrowser(context, client.get_url(), { redirectUri: REDIRECT, username: 'alice' });
+    const code = callback.searchParams.get('code')!;
+    const tokens = await client.exchange_code(code, callback.searchParams.get('state')!);
+    expect(Object.keys(tokens).sort()).toEqual(TOKEN_KEYS);
+    expect(tokens).toMatchObject({ token_type: 'bearer', expires_in: 3600, scope: web.allowed_scopes.join(' ') });
+    expect((await client.users.settings()).user).toMatchObject({ username: 'alice' });
+
+    const first = client.export_token();
+    const refreshed = await client.refresh_token();
+    expect(Object.keys(refreshed).sort()).toEqual(TOKEN_KEYS);
+    expect(refreshed.refresh_token).not.toBe(first.refresh_token);
+    expect(refreshed.access_token).not.toBe(first.access_token);
+    const now = String(refreshed.access_token);
+    expect((await settings(web.client_id, now)).status).toBe(200);
+
+    const revoked = await call(app, '/trakt/oauth/revoke', { method: 'POST', body: { token: now, client_id: web.client_id, client_secret: web.client_secret } });
+    expect(revoked.status).toBe(200);
+    expect(revoked.body).toEqual({});
+    const refused = await settings(web.client_id, now);
+    expect(refused.status).toBe(401);
+    expect(refused.body).toEqual({ ...ERROR_BODY, error: 'invalid_token' });
+
+    // The code is good once (its reuse also ends the grant's tokens, as the provider treats any reuse).
+    const again = await post('/oauth/token', { code, client_id: web.client_id, client_secret: web.client_secret, redirect_uri: REDIRECT, grant_type: 'authorization_code' });
+    expectError(again, 400, 'invalid_grant');
+  });
+
+  it('answers a refresh with a used refresh token 400 invalid_grant (the rotation)', async () => {
+    const a = await deviceCode();
+    await approveDevice(context, complete(String(a.body.verification_url), String(a.body.user_code)), 'alice');
+    const tokens = (await poll(String(a.body.device_code))).body;
+    const refresh = { refresh_token: tokens.refresh_token, client_id: tv.client_id, client_secret: 'unused', redirect_uri: REDIRECT, grant_type: 'refresh_token' };
+    expectTokens(await post('/oauth/token', refresh), tv.allowed_scopes.join(' '));
+    expectError(await post('/oauth/token', refresh), 400, 'invalid_grant');
+  });
+
+  it('runs the device flow of the trakt.tv client (get_codes, poll_access)', async () => {
+    const client = new TraktTv({ client_id: tv.client_id, client_secret: 'a public app has none', api_url: `${app.url}/trakt` });
+    const codes = await client.get_codes();
+    await approveDevice(context, complete(String(codes.verification_url), String(codes.user_code)), 'alice');
+    const tokens = await client.poll_access(codes);
+    expect(Object.keys(tokens).sort()).toEqual(TOKEN_KEYS);
+    expect((await client.users.settings()).user).toMatchObject({ username: 'alice' });
+  });
+});
+
+describe('Trakt\'s OAuth error answers', () => {
+  const exchange = (body: Record<string, unknown>) =>
+    post('/oauth/token', { code: 'no-such-code', client_id: web.client_id, client_secret: web.client_secret, redirect_uri: REDIRECT, grant_type: 'authorization_code', ...body });
+
+  it('400 invalid_grant for a code that does not exist, 401 invalid_client for a wrong secret or an unknown app', async () => {
+    expectError(await exchange({}), 400, 'invalid_grant');
+    expectError(await exchange({ client_secret: 'wrong' }), 401, 'invalid_client');
+    expectError(await exchange({ client_id: 'app_nope' }), 401, 'invalid_client');
+  });
+
+  it('400 unsupported_grant_type for another grant type, 400 invalid_request for a missing or malformed field', async () => {
+    expectError(await exchange({ grant_type: 'password' }), 400, 'unsupported_grant_type');
+    expectError(await exchange({ grant_type: undefined }), 400, 'unsupported_grant_type');
+    expectError(await exchange({ client_id: undefined }), 400, 'invalid_request');
+    expectError(await exchange({ code: 42 }), 400, 'invalid_request');
+    expectError(await post('/oauth/token', { client_id: web.client_id, client_secret: web.client_secret, grant_type: 'refresh_token' }), 400, 'invalid_request');
+  });
+
+  it('revoke: 200 for a token it does not know (RFC 7009), 401 for a wrong secret, 400 without the token', async () => {
+    const revoke = (body: Record<string, unknown>) => call(app, '/trakt/oauth/revoke', { method: 'POST', body: { token: 'no-such-token', client_id: web.client_id, client_secret: web.client_secret, ...body } });
+    const unknown = await revoke({});
+    expect(unknown.status).toBe(200);
+    expect(unknown.body).toEqual({});
+    expectError(await revoke({ client_secret: 'wrong' }), 401, 'invalid_client');
+    expectError(await revoke({ token: undefined }), 400, 'invalid_request');
+  });
+});
+
+describe('rate limits: the platform\'s buckets', () => {
+  let limited: TestApp;
+  let clientId: string;
+  beforeAll(async () => {
+    limited = await startTestApp({ RATE_LIMITS: 'on', TRUST_PROXY: 'loopback' });
+    clientId = (await makeApp(limited)).client_id;
+  });
+  afterAll(() => limited?.stop());
+
+  const from = (address: string, path: string, body: unknown) =>
+    call(limited, path, { method: 'POST', body, headers: { 'x-forwarded-for': address } });
+
+  it('counts Trakt\'s device code requests in the device-code bucket of /auth/device/code (10 an hour per address), both ways', async () => {
+    for (let i = 0; i < 10; i++) expect((await from('198.18.0.1', '/trakt/oauth/device/code', { client_id: clientId })).status, `request ${i + 1}`).toBe(200);
+    const platform = await from('198.18.0.1', '/api/platform/v1/auth/device/code', { client_id: clientId });
+    expect(platform.status).toBe(429);
+    expect(platform.body.error).toBe('rate_limited');
+
+    for (let i = 0; i < 10; i++) expect((await from('198.18.0.2', '/api/platform/v1/auth/device/code', { client_id: clientId })).status, `request ${i + 1}`).toBe(200);
+    const refused = await from('198.18.0.2', '/trakt/oauth/device/code', { client_id: clientId });
+    expect(refused.status).toBe(429);
+    expect(refused.body).toEqual({ ...ERROR_BODY, error: 'rate_limited' });
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
+    expect(JSON.parse(refused.headers.get('x-ratelimit')!)).toMatchObject({ name: 'device-code', limit: 10, remaining: 0 });
+  });
+
+  it('counts Trakt\'s refreshes in the refresh bucket of /auth/refresh (20 an hour per address)', async () => {
+    const refresh = { refresh_token: 'no-such-token', client_id: clientId, grant_type: 'refresh_token' };
+    for (let i = 0; i < 20; i++) expect((await from('198.18.0.3', '/trakt/oauth/token', refresh)).status, `request ${i + 1}`).toBe(400);
+    const platform = await from('198.18.0.3', '/api/platform/v1/auth/refresh', { refresh_token: 'no-such-token', client_id: clientId });
+    expect(platform.status).toBe(429);
+  });
+});
