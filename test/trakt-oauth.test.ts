@@ -120,6 +120,12 @@ describe('POST /trakt/oauth/device/code', () => {
     expectError(await deviceCode('app_nope'), 401, 'invalid_client');
   });
 
+  it('401 invalid_client for a confidential app that sends no secret or a wrong one (the provider authenticates it here)', async () => {
+    expectError(await deviceCode(web.client_id), 401, 'invalid_client');
+    expectError(await post('/oauth/device/code', { client_id: web.client_id, client_secret: 'wrong' }), 401, 'invalid_client');
+    expect((await post('/oauth/device/code', { client_id: web.client_id, client_secret: web.client_secret })).status).toBe(200);
+  });
+
   it('412 for a body that is not JSON', async () => {
     const a = await call(app, '/trakt/oauth/device/code', { method: 'POST', body: `client_id=${tv.client_id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
     expect(a.status).toBe(412);
@@ -245,7 +251,10 @@ describe('POST /trakt/oauth/token and /trakt/oauth/revoke with the trakt.tv clie
     await approveDevice(context, complete(String(a.body.verification_url), String(a.body.user_code)), 'alice');
     const tokens = (await poll(String(a.body.device_code))).body;
     const refresh = { refresh_token: tokens.refresh_token, client_id: tv.client_id, client_secret: 'unused', redirect_uri: REDIRECT, grant_type: 'refresh_token' };
-    expectTokens(await post('/oauth/token', refresh), tv.allowed_scopes.join(' '));
+    // Sent with the old access token as a bearer, as some clients do when it has expired: no credential here.
+    const rotated = await call(app, '/trakt/oauth/token', { method: 'POST', body: refresh, token: 'an-expired-access-token' });
+    expectTokens(rotated, tv.allowed_scopes.join(' '));
+    expect(rotated.body.refresh_token).not.toBe(tokens.refresh_token);
     expectError(await post('/oauth/token', refresh), 400, 'invalid_grant');
   });
 

@@ -75,6 +75,9 @@ export async function askProvider(provider: Provider, baseUrl: string, req: Requ
   // The provider answers errors as HTML to a client that prefers it; Trakt's clients read JSON.
   req.headers.accept = 'application/json';
   req.body = form;
+  // Trakt's clients authenticate in the body; a bearer token some send along (the one that has just
+  // expired, on a refresh) is no client credential, and the provider would refuse the request for it.
+  delete req.headers.authorization;
   req.url = path;
   // The provider builds the URLs it hands out (verification_uri) below the mount path it finds on the
   // request: Express's `baseUrl` is the facade's, and the provider's endpoints are at the root.
