@@ -4,7 +4,8 @@ import type { TraktRoute } from '../route.ts';
 import { mediaRoutes } from './media.ts';
 import { oauthRoutes } from './oauth.ts';
 import { scrobbleRoutes } from './scrobble.ts';
+import { syncPlaybackRoutes } from './sync-playback.ts';
 import { syncRoutes } from './sync.ts';
 import { usersRoutes } from './users.ts';
 
-export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes];
+export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncPlaybackRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes];
