@@ -7,7 +7,8 @@ import { db } from '../core/db/query-builder.ts';
 
 export type ActivityRow = { resource: string; id: string; changed_at: Date; op: 'upsert' | 'delete'; resource_id: string; type: string | null; scope: string | null; status: string | null };
 
-export async function newestChanges(em: EntityManager, userId: string, resources: readonly string[], window: number): Promise<ActivityRow[]> {
+/** The statement (null when no resource is asked). */
+export function newestChangesQuery(em: EntityManager, userId: string, resources: readonly string[], window: number) {
   const k = db(em);
   const part = (resource: string) =>
     k
@@ -32,7 +33,10 @@ export async function newestChanges(em: EntityManager, userId: string, resources
       )
       .selectAll();
   const [first, ...rest] = resources.map(part);
-  if (!first) return [];
-  const rows = await rest.reduce((q, p) => q.unionAll(p), first).execute();
+  return first ? rest.reduce((q, p) => q.unionAll(p), first) : null;
+}
+
+export async function newestChanges(em: EntityManager, userId: string, resources: readonly string[], window: number): Promise<ActivityRow[]> {
+  const rows = (await newestChangesQuery(em, userId, resources, window)?.execute()) ?? [];
   return rows.map((r) => ({ ...r, id: String(r.id), changed_at: new Date(r.changed_at) })) as ActivityRow[];
 }

@@ -83,7 +83,7 @@ export const syncPlaybackRoutes: TraktRoute[] = [
     auth: 'required',
     handle: async (call) => ({ body: await lastActivities(call.em, call.actor!.userId, call.actor!.scopes) }),
   },
-  { method: 'GET', path: '/sync/playback', summary: 'Paused playback (Continue Watching)', tag: 'Sync', auth: 'required', paged: true, handle: playback },
-  { method: 'GET', path: '/sync/playback/:type', summary: 'Paused playback of movies or episodes (Continue Watching)', tag: 'Sync', auth: 'required', paged: true, handle: playback },
+  { method: 'GET', path: '/sync/playback', summary: 'Paused playback (Continue Watching)', tag: 'Sync', auth: 'required', paged: true, statuses: [400], handle: playback },
+  { method: 'GET', path: '/sync/playback/:type', summary: 'Paused playback of movies or episodes (Continue Watching)', tag: 'Sync', auth: 'required', paged: true, statuses: [400], handle: playback },
   { method: 'DELETE', path: '/sync/playback/:id', summary: 'Remove a paused playback item (dismiss it from Continue Watching)', tag: 'Sync', auth: 'required', statuses: [204], handle: removePlayback },
 ];
