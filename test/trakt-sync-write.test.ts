@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { FIRST_SHOW, member, platform, seedCatalog, SPIRITED_AWAY, tokenWith, type Member } from './helpers/seed.ts';
 import { sql, titleId } from './helpers/title-fixtures.ts';
+import { settled } from './helpers/sync-client.ts';
 import { trakt } from './helpers/trakt.ts';
 
 let app: TestApp;
@@ -80,6 +81,8 @@ describe('POST /trakt/sync/history', () => {
     const history = await platform(app, m.token, 'GET', '/me/history');
     expect(history.status).toBe(200);
     expect((history.body.items as { id: number }[]).map((i) => i.id).sort()).toEqual(rows.map((r) => Number(r.id)).sort());
+    // Transaction ids are cluster-wide: another file's open transaction holds the feed's horizon back.
+    await settled(app, m.userId);
     const feed = await platform(app, m.token, 'GET', '/me/sync/changes?resources=history');
     expect(feed.status).toBe(200);
     const changes = feed.body.changes as { resource: string; resourceId: string; op: string }[];
@@ -197,6 +200,8 @@ describe('POST /trakt/sync/history/remove', () => {
       not_found: { movies: [unknown], shows: [{ ids: { trakt: showTraktId }, seasons: [{ number: 1, episodes: [{ number: 9999 }] }] }], seasons: [], episodes: [], ids: [NOBODY] },
     });
     expect(await historyRows(m)).toEqual([]);
+    // Transaction ids are cluster-wide: another file's open transaction holds the feed's horizon back.
+    await settled(app, m.userId);
     const feed = await platform(app, m.token, 'GET', '/me/sync/changes?resources=history');
     // Delivery is at least once: an item may come more than once.
     const deletes = new Set((feed.body.changes as { op: string; resourceId: string }[]).filter((c) => c.op === 'delete').map((c) => Number(c.resourceId)));
@@ -218,6 +223,8 @@ describe('POST /trakt/sync/ratings and /remove', () => {
     expect(res.body).toEqual({ added: { movies: 1, shows: 1, seasons: 1, episodes: 1 }, not_found: { movies: [], shows: [unknownShow], seasons: [], episodes: [{ ids: { trakt: NOBODY }, rating: 1 }] } });
     const ratings = await platform(app, m.token, 'GET', '/me/ratings');
     expect(ratings.body.total).toBe(4);
+    // Transaction ids are cluster-wide: another file's open transaction holds the feed's horizon back.
+    await settled(app, m.userId);
     const feed = await platform(app, m.token, 'GET', '/me/sync/changes?resources=ratings');
     expect((feed.body.changes as { op: string }[]).filter((c) => c.op === 'upsert')).toHaveLength(4);
 
@@ -287,6 +294,8 @@ describe('POST /trakt/sync/collection and /remove', () => {
     expect(removed.status).toBe(200);
     expect(removed.body).toEqual({ deleted: { movies: 1, episodes: season1.length }, not_found: { movies: [], shows: [], seasons: [{ ids: { trakt: NOBODY } }], episodes: [] } });
     expect((await platform(app, m.token, 'GET', '/me/collection')).body.items).toEqual([]);
+    // Transaction ids are cluster-wide: another file's open transaction holds the feed's horizon back.
+    await settled(app, m.userId);
     const feed = await platform(app, m.token, 'GET', '/me/sync/changes?resources=collection');
     const deletes = new Set((feed.body.changes as { op: string; resourceId: string }[]).filter((c) => c.op === 'delete').map((c) => c.resourceId));
     expect(deletes.size).toBe(2);

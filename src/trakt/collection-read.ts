@@ -3,7 +3,7 @@
 // service collects a title or a season in a format, not single episodes: a show's collected seasons
 // list the catalog's episodes of those seasons (every regular season for a whole show), each with the
 // item's time. `metadata` (extended=metadata) carries the format as Trakt's media_type.
-import { regularEpisodeNumbers } from '../core/catalog/episode-keys.ts';
+import { regularEpisodeNumbers } from '../core/catalog/episode-keys-repository.ts';
 import type { CollectionFormat } from '../core/collection/schemas.ts';
 import { notFound } from '../core/errors.ts';
 import { standardTitle } from './ids.ts';

@@ -3,7 +3,7 @@
 // pages by cursor, so page N would read every earlier page: this reads the page with OFFSET over the
 // history index and counts the entries from the kept day figures (core/library/history-offset-repository.ts);
 // the routes carry the procedure's scope, history:read.
-import { episodesByRowId, seasonsByRowId } from '../core/catalog/episode-keys.ts';
+import { episodesByRowId, seasonsByRowId } from '../core/catalog/episode-keys-repository.ts';
 import { invalidRequest, notFound } from '../core/errors.ts';
 import { countHistoryEntries, historyEntriesAt, type NumberedHistoryFilters } from '../core/library/history-offset-repository.ts';
 import { titleOfPathId } from './ids.ts';

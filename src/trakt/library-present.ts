@@ -2,7 +2,7 @@
 // (type, movie database id) and its episodes and seasons in one batch each, never a query per item.
 // Episodes and seasons have no external ids here: `trakt` is their row id, tvdb, imdb and tmdb are null.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { seasonRowIds } from '../core/catalog/episode-keys.ts';
+import { seasonRowIds } from '../core/catalog/episode-keys-repository.ts';
 import { resolveEpisodes, resolveTitles, type ResolvedEpisode, type ResolvedTitle } from '../core/catalog/resolve.ts';
 import { standardTitle } from './ids.ts';
 

@@ -6,7 +6,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { resolveEpisodes, type ResolvedEpisode, type ResolvedTitle } from '../core/catalog/resolve.ts';
 import { ApiError, notFound } from '../core/errors.ts';
-import { db } from '../core/db/query-builder.ts';
+import { episodesByRowId } from '../core/catalog/episode-keys-repository.ts';
 import { punchplayId } from '../core/playback/media.ts';
 import { resolveTraktTitles, standardTitle, traktIds } from './ids.ts';
 
@@ -40,12 +40,6 @@ export function parseBody<T>(schema: z.ZodType<T>, body: unknown): T {
 
 const refOf = (t: z.infer<typeof titleRef>) => ({ ids: t.ids, title: t.title ?? undefined, year: t.year ?? undefined });
 
-/** The episode a row id names, with its show (one statement). */
-async function episodeByRowId(em: EntityManager, id: string): Promise<{ titleId: string; season: number; episode: number } | null> {
-  const row = await db(em).selectFrom('episode').select(['title_id', 'season_number', 'episode_number']).where('id', '=', id).executeTakeFirst();
-  return row ? { titleId: String(row.title_id), season: row.season_number, episode: row.episode_number } : null;
-}
-
 /** The item the body names; 404 when the catalog has none, 422 when the body names none. */
 export async function findItem(em: EntityManager, body: ItemBody): Promise<Item> {
   if (body.movie) {
@@ -58,7 +52,7 @@ export async function findItem(em: EntityManager, body: ItemBody): Promise<Item>
   if (!body.show) {
     // An episode alone, by its trakt id (the only episode id this service keeps).
     if (ep.ids?.trakt === undefined) throw unprocessable('An episode without its show needs ids.trakt');
-    const found = await episodeByRowId(em, String(ep.ids.trakt));
+    const [found] = await episodesByRowId(em, [String(ep.ids.trakt)]);
     if (!found) throw notFound('Episode');
     const [title] = await resolveTraktTitles(em, 'show', [{ ids: { trakt: found.titleId } }]);
     const [episode] = await resolveEpisodes(em, [{ titleId: found.titleId, season: found.season, episode: found.episode }]);

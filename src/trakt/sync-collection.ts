@@ -12,7 +12,7 @@
 // Removing removes every copy (every format) of the movie, of the whole show (its seasons too) or of
 // the season named.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { airedEpisodesOf } from '../core/catalog/episode-keys.ts';
+import { airedEpisodesOf } from '../core/catalog/episode-keys-repository.ts';
 import type { ResolvedTitle } from '../core/catalog/resolve.ts';
 import { collectionItemsOf } from '../core/collection/items-of.ts';
 import type { CollectionFormat } from '../core/collection/schemas.ts';

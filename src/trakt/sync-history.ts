@@ -9,7 +9,7 @@
 // Removing goes through the history procedure that removes one entry (history.remove), once per entry
 // the items name: every watch of the movies, episodes, seasons and shows named, and the entries of `ids`.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { airedEpisodesOf } from '../core/catalog/episode-keys.ts';
+import { airedEpisodesOf } from '../core/catalog/episode-keys-repository.ts';
 import { resolveEpisodes } from '../core/catalog/resolve.ts';
 import { ApiError } from '../core/errors.ts';
 import { historyEntriesOf } from '../core/library/history-entries-of.ts';

@@ -4,7 +4,7 @@
 // not_found part of the answer, which echoes the items as sent: a show found but some of whose seasons
 // or episodes are not is echoed with just those seasons and episodes.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { episodesByRowId, seasonsByRowId } from '../core/catalog/episode-keys.ts';
+import { episodesByRowId, seasonsByRowId } from '../core/catalog/episode-keys-repository.ts';
 import type { ResolvedTitle } from '../core/catalog/resolve.ts';
 import { titlesByRowId } from '../core/catalog/title-keys.ts';
 import { resolveTraktTitles } from './ids.ts';
