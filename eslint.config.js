@@ -30,7 +30,7 @@ export default tseslint.config(
     rules: {
       'no-restricted-imports': ['error', {
         patterns: [
-          { group: ['**/rpc/**', '**/rest/**', '**/oauth/**', '**/web/**', '**/jobs/**'], message: 'core/ never imports from rpc/, rest/, oauth/, web/ or jobs/.' },
+          { group: ['**/rpc/**', '**/rest/**', '**/oauth/**', '**/web/**', '**/jobs/**', '**/trakt/**'], message: 'core/ never imports from rpc/, rest/, oauth/, web/, trakt/ or jobs/.' },
           { group: ['express', '@trpc/*', 'oidc-provider'], message: 'core/ knows no transport.' },
         ],
       }],

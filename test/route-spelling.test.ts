@@ -34,11 +34,12 @@ function send(app: TestApp, method: string, path: string, opts: { body?: string;
   });
 }
 
-/** The answer of the app's catch-all: no handler took the request. */
+/** The answer of the app's catch-all: no handler took the request (the Trakt-compatible facade words it in `error_description`). */
 function reachedNoRoute(a: Answer): boolean {
   if (a.status !== 404) return false;
   try {
-    return /^No route for /.test(String((JSON.parse(a.body) as { message?: unknown }).message));
+    const body = JSON.parse(a.body) as { message?: unknown; error_description?: unknown };
+    return /^No route for /.test(String(body.message ?? body.error_description));
   } catch {
     return false;
   }

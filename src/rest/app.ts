@@ -59,7 +59,7 @@ export type AppDeps = {
 };
 
 /** What the Trakt-compatible facade gives the app (src/trakt/index.ts). */
-export type TraktFacade = { base: string; router: RequestHandler; sendError: (req: Request, res: Response, err: unknown) => void };
+export type TraktFacade = { router: RequestHandler; sendError: (req: Request, res: Response, err: unknown) => void };
 
 const pass: RequestHandler = (_req, _res, next) => next();
 
@@ -102,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
   if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
   const trakt = deps.trakt?.((req, res) => createContext(procedureDeps, req, res, 'trpc'));
-  if (trakt) app.use(trakt.base, trakt.router);
+  if (trakt) app.use(trakt.router);
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, procedureDeps));
   app.use(PLATFORM_BASE, facade(platformRouter, PLATFORM_BASE, procedureDeps));
 

@@ -83,21 +83,19 @@ const header = (req: Request, name: string): string | undefined => {
 };
 
 export function traktFacade(deps: TraktFacadeDeps): TraktFacade {
+  // Routes are written with the base in full (the router is not mounted below a path), so every route
+  // the app serves is one exact spelling in one router tree. A path under the base that no route takes,
+  // and every error, reach the app's 404 and error handler, which answer through sendError on these paths.
   const router = strictRouter();
   const doc = traktDocument(TRAKT_ROUTES, deps.config.baseUrl);
-  router.get('/openapi.json', (_req, res) => void res.json(doc));
+  router.get(`${TRAKT_BASE}/openapi.json`, (_req, res) => void res.json(doc));
   for (const route of TRAKT_ROUTES) {
     const handler = handlerOf(route, deps);
-    if (route.method === 'GET') router.get(route.path, handler);
-    else if (route.method === 'POST') router.post(route.path, handler);
-    else if (route.method === 'PUT') router.put(route.path, handler);
-    else router.delete(route.path, handler);
+    const path = `${TRAKT_BASE}${route.path}`;
+    if (route.method === 'GET') router.get(path, handler);
+    else if (route.method === 'POST') router.post(path, handler);
+    else if (route.method === 'PUT') router.put(path, handler);
+    else router.delete(path, handler);
   }
-  router.use((req: Request, _res: Response, next: NextFunction) => next(new ApiError('not_found', `No route for ${req.method} ${TRAKT_BASE}${req.path}`)));
-  router.use((err: unknown, req: Request, res: Response, _next: NextFunction) => {
-    const apiError = err instanceof ApiError ? err : undefined;
-    if (!apiError || apiError.status >= 500) deps.log.error({ request_id: req.id, err }, 'trakt request failed');
-    sendTraktError(req, res, err);
-  });
-  return { base: TRAKT_BASE, router, sendError: sendTraktError };
+  return { router, sendError: sendTraktError };
 }
