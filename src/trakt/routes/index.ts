@@ -5,6 +5,8 @@ import { mediaRoutes } from './media.ts';
 import { oauthRoutes } from './oauth.ts';
 import { scrobbleRoutes } from './scrobble.ts';
 import { syncRoutes } from './sync.ts';
+import { syncReadRoutes } from './sync-reads.ts';
+import { userLibraryRoutes } from './user-library.ts';
 import { usersRoutes } from './users.ts';
 
-export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...usersRoutes, ...mediaRoutes];
+export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...syncReadRoutes, ...userLibraryRoutes, ...usersRoutes, ...mediaRoutes];
