@@ -90,37 +90,44 @@ describe('a change made through the facade', () => {
 });
 
 describe('a change made through the platform API', () => {
-  it('a watch moves last_activities\' movies.watched_at and is in /trakt/sync/history', async () => {
+  it('a watch is in /trakt/sync/history', async () => {
     const carol = await member(app, 'carol', SCOPES);
-    const before = await ok(trakt(app, carol, 'GET', '/sync/last_activities'));
-    const t0 = Date.now();
     await ok(platform(app, carol.token, 'POST', '/watch-history', { type: 'movie', movieDbId: SPIRITED_AWAY, watchedAt: '2025-07-04T21:00:00Z' }));
-
-    const after = await ok(trakt(app, carol, 'GET', '/sync/last_activities'));
-    const watchedAt = (after.movies as Record<string, string>).watched_at!;
-    expect(watchedAt).toMatch(ISO);
-    expect(watchedAt).not.toBe((before.movies as Record<string, string>).watched_at);
-    expect(Date.parse(watchedAt)).toBeGreaterThanOrEqual(t0 - 1_000);
-    expect(Date.parse(after.all as string)).toBeGreaterThanOrEqual(Date.parse(watchedAt));
-
     const history = (await ok(trakt(app, carol, 'GET', '/sync/history/movies'))) as unknown as Record<string, unknown>[];
     expect(history).toHaveLength(1);
     expect(history[0]).toMatchObject({ action: 'watch', type: 'movie', watched_at: '2025-07-04T21:00:00.000Z', movie: { title: 'Spirited Away', year: 2001, ids: expect.objectContaining({ tmdb: SPIRITED_AWAY }) } });
   });
 
-  it('a rating moves last_activities\' movies.rated_at and is in /trakt/sync/ratings', async () => {
+  it('a rating is in /trakt/sync/ratings', async () => {
     const dave = await member(app, 'dave', SCOPES);
-    const before = await ok(trakt(app, dave, 'GET', '/sync/last_activities'));
     await ok(platform(app, dave.token, 'POST', '/ratings', { type: 'movie', movieDbId: SPIRITED_AWAY, rating: 9 }));
-
-    const after = await ok(trakt(app, dave, 'GET', '/sync/last_activities'));
-    expect((after.movies as Record<string, string>).rated_at).toMatch(ISO);
-    expect((after.movies as Record<string, string>).rated_at).not.toBe((before.movies as Record<string, string>).rated_at);
-    // Nothing was watched: that timestamp did not move.
-    expect((after.movies as Record<string, string>).watched_at).toBe((before.movies as Record<string, string>).watched_at);
-
     const ratings = (await ok(trakt(app, dave, 'GET', '/sync/ratings/movies'))) as unknown as Record<string, unknown>[];
     expect(ratings).toHaveLength(1);
     expect(ratings[0]).toMatchObject({ rating: 9, rated_at: expect.stringMatching(ISO), type: 'movie', movie: { title: 'Spirited Away', ids: expect.objectContaining({ tmdb: SPIRITED_AWAY }) } });
+  });
+
+  it('a watch moves last_activities\' movies.watched_at (and all), not rated_at', async () => {
+    const erin = await member(app, 'erin', SCOPES);
+    const before = await ok(trakt(app, erin, 'GET', '/sync/last_activities'));
+    const t0 = Date.now();
+    await ok(platform(app, erin.token, 'POST', '/watch-history', { type: 'movie', movieDbId: SPIRITED_AWAY, watchedAt: '2025-07-04T21:00:00Z' }));
+    const after = await ok(trakt(app, erin, 'GET', '/sync/last_activities'));
+    const movies = { before: before.movies as Record<string, string>, after: after.movies as Record<string, string> };
+    expect(movies.after.watched_at).toMatch(ISO);
+    expect(movies.after.watched_at).not.toBe(movies.before.watched_at);
+    expect(Date.parse(movies.after.watched_at!)).toBeGreaterThanOrEqual(t0 - 1_000);
+    expect(Date.parse(after.all as string)).toBeGreaterThanOrEqual(Date.parse(movies.after.watched_at!));
+    expect(movies.after.rated_at).toBe(movies.before.rated_at);
+  });
+
+  it('a rating moves last_activities\' movies.rated_at, not watched_at', async () => {
+    const fay = await member(app, 'fay', SCOPES);
+    const before = await ok(trakt(app, fay, 'GET', '/sync/last_activities'));
+    await ok(platform(app, fay.token, 'POST', '/ratings', { type: 'movie', movieDbId: SPIRITED_AWAY, rating: 9 }));
+    const after = await ok(trakt(app, fay, 'GET', '/sync/last_activities'));
+    const movies = { before: before.movies as Record<string, string>, after: after.movies as Record<string, string> };
+    expect(movies.after.rated_at).toMatch(ISO);
+    expect(movies.after.rated_at).not.toBe(movies.before.rated_at);
+    expect(movies.after.watched_at).toBe(movies.before.watched_at);
   });
 });
