@@ -2,6 +2,8 @@
 // parameter in the same place: `/users/settings` before `/users/:id`).
 import type { TraktRoute } from '../route.ts';
 import { mediaRoutes } from './media.ts';
+import { searchRoutes } from './media-search.ts';
+import { mediaUserRoutes } from './media-user.ts';
 import { oauthRoutes } from './oauth.ts';
 import { scrobbleRoutes } from './scrobble.ts';
 import { syncRoutes } from './sync.ts';
@@ -9,4 +11,14 @@ import { syncReadRoutes } from './sync-reads.ts';
 import { userLibraryRoutes } from './user-library.ts';
 import { usersRoutes } from './users.ts';
 
-export const TRAKT_ROUTES: readonly TraktRoute[] = [...oauthRoutes, ...scrobbleRoutes, ...syncRoutes, ...syncReadRoutes, ...userLibraryRoutes, ...usersRoutes, ...mediaRoutes];
+export const TRAKT_ROUTES: readonly TraktRoute[] = [
+  ...oauthRoutes,
+  ...scrobbleRoutes,
+  ...syncRoutes,
+  ...syncReadRoutes,
+  ...userLibraryRoutes,
+  ...usersRoutes,
+  ...mediaRoutes,
+  ...mediaUserRoutes,
+  ...searchRoutes,
+];
