@@ -53,6 +53,7 @@ function handlerOf(route: TraktRoute, deps: TraktFacadeDeps) {
         throw new ApiError('insufficient_scope', `This call needs the ${route.scope} scope`, { required_scope: route.scope });
       }
       req.route_label = `${route.method} ${TRAKT_BASE}${route.path}`;
+      if (route.limits?.length && ctx.countLimits) await ctx.countLimits(route.limits, req.route_label);
       const call: TraktCall = {
         req,
         res,

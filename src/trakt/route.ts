@@ -7,6 +7,7 @@ import type { Actor } from '../core/actor.ts';
 import type { Config } from '../config.ts';
 import type { Logger } from '../core/log.ts';
 import type { Scope } from '../core/schema/apps.ts';
+import type { LimitId } from '../core/limits/table.ts';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { OAuth } from '../oauth/index.ts';
@@ -53,6 +54,11 @@ export type TraktRoute = {
    * its own). 403 without it.
    */
   scope?: Scope;
+  /**
+   * The rate-limit buckets of the platform procedure a route answers for when it reads core directly
+   * (e.g. `history` for a history page), counted for the request as that procedure counts them.
+   */
+  limits?: readonly LimitId[];
   /** Whether the route takes `page` and `limit` and answers the X-Pagination headers. */
   paged?: boolean;
   /** The status codes the route answers besides 200 and the common ones (401, 403, 404, 429), for the document. */

@@ -14,7 +14,7 @@ const me = (call: { actor: { userId: string } | null }) => call.actor!.userId;
 export const syncReadRoutes: TraktRoute[] = [
   ...['/sync/history', '/sync/history/:type', '/sync/history/:type/:id'].map(
     (path): TraktRoute => ({
-      method: 'GET', path, tag, auth: 'required', scope: 'history:read', paged: true,
+      method: 'GET', path, tag, auth: 'required', scope: 'history:read', limits: ['history'], paged: true,
       summary: 'Watched history, newest first (type movies, shows, seasons or episodes; a Trakt id; start_at, end_at)',
       handle: (call) => historyAnswer(call, me(call), call.params.type, call.params.id),
     }),

@@ -13,7 +13,7 @@ const tag = 'Users';
 export const userLibraryRoutes: TraktRoute[] = [
   ...['/users/:id/history', '/users/:id/history/:type', '/users/:id/history/:type/:item_id'].map(
     (path): TraktRoute => ({
-      method: 'GET', path, tag, auth: 'optional', scope: 'history:read', paged: true,
+      method: 'GET', path, tag, auth: 'optional', scope: 'history:read', limits: ['history'], paged: true,
       summary: 'A user\'s watched history, newest first (the signed-in user\'s own)',
       handle: async (call) => historyAnswer(call, await libraryOwner(call, call.params.id!), call.params.type, call.params.item_id),
     }),

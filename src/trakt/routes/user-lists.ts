@@ -107,6 +107,7 @@ export const userListsRoutes: TraktRoute[] = [
     tag,
     auth: 'optional',
     scope: 'lists:read',
+    limits: ['lists'],
     paged: true,
     async handle(call) {
       const owner = await pathUser(call.em, call.actor, call.params.id!);
