@@ -3,7 +3,7 @@
 // pages by cursor, so page N would read every earlier page: this reads the page with OFFSET over the
 // history index and counts the entries from the kept day figures (core/library/history-offset-repository.ts);
 // the routes carry the procedure's scope, history:read.
-import { episodeByRowId, seasonByRowId } from '../core/catalog/episode-keys.ts';
+import { episodesByRowId, seasonsByRowId } from '../core/catalog/episode-keys.ts';
 import { invalidRequest, notFound } from '../core/errors.ts';
 import { countHistoryEntries, historyEntriesAt, type NumberedHistoryFilters } from '../core/library/history-offset-repository.ts';
 import { titleOfPathId } from './ids.ts';
@@ -33,11 +33,11 @@ async function pathFilters(call: TraktCall, type: string | undefined, id: string
   if (type === 'seasons' || type === 'episodes') {
     if (id === undefined) return { type: 'show' };
     if (type === 'seasons') {
-      const season = await seasonByRowId(call.em, id);
+      const [season] = await seasonsByRowId(call.em, [id]);
       if (!season) throw notFound(`Season "${id}"`);
       return { type: 'show', titleId: season.titleId, season: season.season };
     }
-    const episode = await episodeByRowId(call.em, id);
+    const [episode] = await episodesByRowId(call.em, [id]);
     if (!episode) throw notFound(`Episode "${id}"`);
     return { type: 'show', titleId: episode.titleId, episodeId: episode.id };
   }

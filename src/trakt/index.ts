@@ -65,6 +65,7 @@ function handlerOf(route: TraktRoute, deps: TraktFacadeDeps) {
         config: deps.config,
         log: ctx.log,
         procedures: proceduresFor(ctx),
+        proceduresWith: (headers) => proceduresFor(ctx, headers),
         services: { orm: deps.orm, oauth: deps.oauth, limits: deps.limits },
       };
       const answer = await route.handle(call);

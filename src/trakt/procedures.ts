@@ -9,9 +9,14 @@ import type { Context } from '../rpc/trpc.ts';
 /** `procedures.platform.sync.history(input)`, `procedures.public.catalog.search(input)`. */
 export type Procedures = ReturnType<typeof appRouter.createCaller>;
 
-/** The procedures as one request's context calls them; their errors rethrown as ApiError. */
-export function proceduresFor(ctx: Context): Procedures {
-  return unwrapErrors(appRouter.createCaller(ctx));
+/**
+ * The procedures as one request's context calls them; their errors rethrown as ApiError. `headers`
+ * replace the request's headers of the same (lower-case) names for these calls only: a route that makes
+ * several calls of one request tells each its own Idempotency-Key this way (the bulk sync writes read
+ * the key from the context's headers), without touching the request.
+ */
+export function proceduresFor(ctx: Context, headers?: Readonly<Record<string, string>>): Procedures {
+  return unwrapErrors(appRouter.createCaller(headers ? { ...ctx, headers: { ...ctx.headers, ...headers } } : ctx));
 }
 
 // tRPC's caller is a recursive proxy: every property is another proxy, and calling one runs the procedure.

@@ -33,6 +33,8 @@ export type TraktCall = {
   log: Logger;
   /** The service's procedures, called as this request (scopes, buckets, idempotency and all). */
   procedures: Procedures;
+  /** The same procedures with some request headers replaced (a bulk sync batch's own Idempotency-Key). */
+  proceduresWith(headers: Readonly<Record<string, string>>): Procedures;
   /** What routes outside the procedures go through: the authorization server and the limiter. */
   services: { orm: MikroORM; oauth: OAuth; limits: RateLimits };
 };
