@@ -9,7 +9,7 @@ import { findApp } from '../core/apps/service.ts';
 import { ApiError } from '../core/errors.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { Logger } from '../core/log.ts';
-import { isTraktPath, PLATFORM_BASE } from '../rest/envelope.ts';
+import { isTraktPath, PLATFORM_BASE, TRAKT_BASE } from '../rest/envelope.ts';
 import { authorizeCheck } from './authorize-check.ts';
 import { actorForToken, bearerToken } from './bearer.ts';
 import { clientMetadata } from './clients.ts';
@@ -85,7 +85,10 @@ export async function createOAuth(deps: { orm: MikroORM; config: Config; log: Lo
     try {
       const onPlatform = req.path.startsWith(`${PLATFORM_BASE}/`) || req.path.startsWith('/trpc/') || isTraktPath(req.path);
       const header = req.headers.authorization;
-      if (!onPlatform || isProviderPath(req.path) || !header || header.startsWith('Basic ')) return next();
+      // Trakt's OAuth endpoints (trakt/routes/oauth.ts) take no bearer token either: a client refreshing
+      // may well send the access token that has just expired.
+      const traktOAuth = req.path.startsWith(`${TRAKT_BASE}/oauth/`);
+      if (!onPlatform || isProviderPath(req.path) || traktOAuth || !header || header.startsWith('Basic ')) return next();
       const token = bearerToken(header);
       const actor = token ? await actorForToken(provider, orm, token) : null;
       if (!actor) req.authFailure = new ApiError('invalid_token', 'The access token is missing, invalid, expired or revoked');
