@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { expectError } from './helpers/envelope.ts';
 import { makeApp, postForm, postJson } from './helpers/oauth.ts';
+import { query } from '../src/core/db/sql.ts';
+import { artifactKey } from '../src/oauth/adapter.ts';
 
 let app: TestApp;
 let clientId: string;
@@ -44,6 +46,23 @@ describe('device polling interval', () => {
     expectError(await poll(code), 400, 'slow_down', { interval: 15 });
     // Another device's code is paced on its own.
     expectError(await poll(await deviceCode()), 400, 'authorization_pending');
+  });
+
+  it('takes a poll up to a second early as on time (a device polling on a timer of exactly the interval)', async () => {
+    const code = await deviceCode();
+    expectError(await poll(code), 400, 'authorization_pending');
+    // The previous poll moved 4.2 s into the past: 0.8 s early, within the grace.
+    await query(app.db.orm.em.fork(), {
+      text: `update oauth_artifact set payload = jsonb_set(payload, '{at}', to_jsonb((payload->>'at')::float8 - 4.2)) where id = $1`,
+      params: [artifactKey('DevicePoll', code)],
+    });
+    expectError(await poll(code), 400, 'authorization_pending');
+    // 3.5 s after the previous poll is past the grace.
+    await query(app.db.orm.em.fork(), {
+      text: `update oauth_artifact set payload = jsonb_set(payload, '{at}', to_jsonb((payload->>'at')::float8 - 3.5)) where id = $1`,
+      params: [artifactKey('DevicePoll', code)],
+    });
+    expectError(await poll(code), 400, 'slow_down', { interval: 10 });
   });
 
   it('answers one of several polls sent at once on its merits and slow_down to the others', async () => {

@@ -15,6 +15,12 @@ import { artifactKey } from './adapter.ts';
 export const DEVICE_POLL_INTERVAL = 5;
 /** Seconds added to a code's interval by every poll that came too soon. */
 const SLOW_DOWN_STEP = 5;
+/**
+ * A poll this much sooner than the interval still counts as on time: a device polling on a timer of
+ * exactly the interval (the `trakt.tv` client's setInterval, say) arrives a few milliseconds early now
+ * and then as the service sees it, and a client told `slow_down` may give up.
+ */
+const POLL_GRACE_SECONDS = 1;
 
 const MODEL = 'DevicePoll';
 
@@ -30,6 +36,7 @@ export async function recordDevicePoll(orm: MikroORM, deviceCode: string, lifeti
     model: MODEL,
     interval: DEVICE_POLL_INTERVAL,
     slowDown: SLOW_DOWN_STEP,
+    graceSeconds: POLL_GRACE_SECONDS,
     lifetimeSeconds,
   });
   return { tooSoon: Boolean(payload.tooSoon), interval: payload.interval ?? DEVICE_POLL_INTERVAL };

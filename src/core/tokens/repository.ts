@@ -142,7 +142,7 @@ export async function keepKey(em: EntityManager, kind: string, material: unknown
  * `{ at: now, interval, tooSoon: false }`; a later one is too soon when it comes less than the stored
  * interval after the stored `at`, and then adds `slowDown` to the interval. Returns the payload after.
  */
-export async function recordPoll(em: EntityManager, p: { id: string; model: string; interval: number; slowDown: number; lifetimeSeconds: number }) {
+export async function recordPoll(em: EntityManager, p: { id: string; model: string; interval: number; slowDown: number; graceSeconds: number; lifetimeSeconds: number }) {
   const row = await db(em)
     .insertInto('oauth_artifact')
     .values((eb) => ({
@@ -162,7 +162,7 @@ export async function recordPoll(em: EntityManager, p: { id: string; model: stri
                 const now = eb.fn<number>('date_part', [eb.val('epoch'), eb.ref('c.c')]);
                 const interval = eb.cast<number>(eb.ref('oauth_artifact.payload', '->>').key('interval'), 'integer');
                 const at = eb.cast<number>(eb.ref('oauth_artifact.payload', '->>').key('at'), 'float8');
-                return [now.as('now'), interval.as('interval'), eb(eb(now, '-', at), '<', interval).as('soon')];
+                return [now.as('now'), interval.as('interval'), eb(eb(now, '-', at), '<', eb(interval, '-', eb.val(p.graceSeconds))).as('soon')];
               })
               .as('t'),
           )
