@@ -6,6 +6,7 @@ import { searchRoutes } from './media-search.ts';
 import { mediaUserRoutes } from './media-user.ts';
 import { oauthRoutes } from './oauth.ts';
 import { scrobbleRoutes } from './scrobble.ts';
+import { syncPlaybackRoutes } from './sync-playback.ts';
 import { syncRoutes } from './sync.ts';
 import { syncReadRoutes } from './sync-reads.ts';
 import { userLibraryRoutes } from './user-library.ts';
@@ -14,6 +15,7 @@ import { usersRoutes } from './users.ts';
 export const TRAKT_ROUTES: readonly TraktRoute[] = [
   ...oauthRoutes,
   ...scrobbleRoutes,
+  ...syncPlaybackRoutes,
   ...syncRoutes,
   ...syncReadRoutes,
   ...userLibraryRoutes,
