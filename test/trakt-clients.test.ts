@@ -2,9 +2,10 @@
 // npm client (got-based; `api_url` = `{BASE_URL}/trakt`) and `@dvcol/trakt-http-client` (fetch-based,
 // TypeScript; `endpoint` = the root of TRAKT_API_PORT's listener, since it resolves most paths against
 // the host and would lose a `/trakt` path). Each signs in with the device flow as a TV app does (the code
-// approved in Chromium by the user, as test/oauth-device.test.ts does), as a confidential app (its
-// secret is what the token poll sends), then drives what such an app does: scrobble a movie start to
-// stop, sync history in and out, read last_activities, make a list and fill it, search.
+// approved in Chromium by the user, as test/oauth-device.test.ts does), trakt.tv as a confidential app
+// (its secret is what the token poll sends) and as a public one, then drives what such an app does:
+// scrobble a movie start to stop, sync history in and out, read last_activities, make a list and fill
+// it, search.
 import { createRequire } from 'node:module';
 import { TraktClient } from '@dvcol/trakt-http-client';
 import { traktApi } from '@dvcol/trakt-http-client/api';
@@ -39,6 +40,7 @@ beforeAll(async () => {
   await seedCatalog(app, { shows: 1 });
   await makeUser(app, 'alice');
   await makeUser(app, 'bob');
+  await makeUser(app, 'carol');
   browser = await launchBrowser();
 });
 afterAll(async () => {
@@ -73,12 +75,18 @@ function expectSpiritedAway(movie: unknown): void {
   });
 }
 
-describe('trakt.tv (npm, 8.2.0) at {BASE_URL}/trakt', () => {
+// Most Trakt apps have a secret (trakt.tv makes no signed-in call without one): a confidential app here.
+// A public app gives the client any secret (it is not checked). Trakt's device code request carries
+// client_id alone, for both kinds.
+describe.each([
+  { kind: 'confidential', username: 'alice' },
+  { kind: 'public', username: 'carol' },
+])('trakt.tv (npm, 8.2.0) at {BASE_URL}/trakt, a $kind app', ({ kind, username }) => {
   let client: TraktTv;
 
   it('signs in with the device flow: get_codes, the user approves, poll_access gets Trakt\'s token answer', async () => {
-    const created = await makeApp(app, { confidential: true, name: 'Trakt TV app' });
-    client = new TraktTvClient({ client_id: created.client_id, client_secret: created.client_secret!, api_url: `${app.url}/trakt` });
+    const created = await makeApp(app, { confidential: kind === 'confidential', name: `Trakt TV ${kind} app` });
+    client = new TraktTvClient({ client_id: created.client_id, client_secret: created.client_secret ?? 'a public app has none', api_url: `${app.url}/trakt` });
     const codes = await client.get_codes();
     expect(codes).toEqual({
       device_code: expect.any(String),
@@ -88,7 +96,7 @@ describe('trakt.tv (npm, 8.2.0) at {BASE_URL}/trakt', () => {
       interval: 5,
     });
     const context = await browser.newContext();
-    const [token] = await Promise.all([client.poll_access(codes), approveOnDevicePage(context, codes, 'alice')]);
+    const [token] = await Promise.all([client.poll_access(codes), approveOnDevicePage(context, codes, username)]);
     await context.close();
     expect(token).toEqual({
       access_token: expect.any(String),
@@ -101,7 +109,7 @@ describe('trakt.tv (npm, 8.2.0) at {BASE_URL}/trakt', () => {
     expect(Math.abs((token.created_at as number) - Date.now() / 1000)).toBeLessThan(600);
     expect(client.export_token().access_token).toBe(token.access_token);
     const settings = (await client.users.settings()) as { user: { username: string } };
-    expect(settings.user.username).toBe('alice');
+    expect(settings.user.username).toBe(username);
   });
 
   it('scrobbles a movie: start at 10 %, stop at 95 % (past Trakt\'s 80 %: recorded as a watch)', async () => {
@@ -160,9 +168,10 @@ describe('@dvcol/trakt-http-client (npm, 1.7.0) at the root of TRAKT_API_PORT', 
   let client: TraktClient;
 
   it('signs in with the device flow (getDeviceCode, pollWithDeviceCode) and is answered as bob', async () => {
-    const created = await makeApp(app, { confidential: true, name: 'Dvcol app' });
+    // A public app (the confidential case of the same device code request is trakt.tv's above).
+    const created = await makeApp(app, { confidential: false, name: 'Dvcol app' });
     client = new TraktClient(
-      { client_id: created.client_id, client_secret: created.client_secret!, redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', useragent: 'trakt-clients-test', endpoint: app.traktUrl! },
+      { client_id: created.client_id, client_secret: 'a public app has none', redirect_uri: 'urn:ietf:wg:oauth:2.0:oob', useragent: 'trakt-clients-test', endpoint: app.traktUrl! },
       {},
       traktApi,
     );
