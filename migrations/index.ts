@@ -28,6 +28,7 @@ import { Migration20261128121507_UserFigures } from './Migration20261128121507_U
 import { Migration20261128123533_LibraryPageIndexes } from './Migration20261128123533_LibraryPageIndexes.ts';
 import { Migration20261128154454_UpNextFigures } from './Migration20261128154454_UpNextFigures.ts';
 import { Migration20261128184901_LivingCatalog } from './Migration20261128184901_LivingCatalog.ts';
+import { Migration20261128230016_TraktLastActivities } from './Migration20261128230016_TraktLastActivities.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -59,4 +60,5 @@ export const migrationsList = [
   { name: 'Migration20261128123533_LibraryPageIndexes', class: Migration20261128123533_LibraryPageIndexes },
   { name: 'Migration20261128154454_UpNextFigures', class: Migration20261128154454_UpNextFigures },
   { name: 'Migration20261128184901_LivingCatalog', class: Migration20261128184901_LivingCatalog },
+  { name: 'Migration20261128230016_TraktLastActivities', class: Migration20261128230016_TraktLastActivities },
 ];

@@ -12,7 +12,7 @@
 // collaborations...) are the epoch, 1970-01-01T00:00:00.000Z: a constant, so no client syncs them.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { readableResources } from '../core/changes/resources.ts';
-import { newestChanges, type ActivityRow } from './activities-repository.ts';
+import { newestChanges, type ActivityRow } from '../core/changes/newest-repository.ts';
 
 const WINDOW = 50;
 export const EPOCH = '1970-01-01T00:00:00.000Z';

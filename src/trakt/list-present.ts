@@ -4,7 +4,7 @@
 // are the owner and the collaborators). A list reads back as `public` or `private`. The service keeps
 // no numbering, comments or sort settings: display_numbers false, allow_comments false, sort rank asc.
 import { titleSlug } from '../core/catalog/title-keys.ts';
-import type { TraktListRow } from './list-reads.ts';
+import type { ListRowWithLikes } from '../core/lists/repository.ts';
 import type { PathUser } from './user-path.ts';
 import { traktProfile } from './user-profile.ts';
 
@@ -17,7 +17,7 @@ export const isPublicPrivacy = (p: ListPrivacy): boolean => p === 'public' || p 
 /** A list's slug: its name as a title's slug is made, without a year. */
 export const listSlug = (name: string): string => titleSlug(name, null);
 
-export function traktList(row: TraktListRow, owner: PathUser, baseUrl: string) {
+export function traktList(row: ListRowWithLikes, owner: PathUser, baseUrl: string) {
   return {
     name: row.name,
     description: row.description || null,

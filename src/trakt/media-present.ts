@@ -1,12 +1,12 @@
-// Trakt's media objects made from the facade's batch reads (media-lookup.ts): movies and shows in the
+// Trakt's media objects made from the catalog's full rows (core/titles/rows-repository.ts): movies and shows in the
 // standard form `{title, year, ids}` (ids.ts) and with `extended=full`'s fields, seasons and episodes.
 // What the service does not hold is null, or Trakt's own empty value where its clients expect one
 // (comment_count 0, available_translations [], rating and votes 0 for seasons and episodes, which the
 // catalog does not rate).
-import type { ResolvedTitle } from '../core/catalog/resolve.ts';
+import { toResolved } from '../core/catalog/resolve.ts';
 import { titleSlug } from '../core/catalog/title-keys.ts';
+import type { ShowEpisodeRow, ShowSeasonRow, TitleRow } from '../core/titles/rows-repository.ts';
 import { standardTitle } from './ids.ts';
-import type { EpisodeRow, SeasonRow, TitleRow } from './media-lookup.ts';
 
 /** Whether the query asks for `extended=full` (Trakt's extended is a comma-separated list). */
 export const wantsFull = (query: Record<string, string | undefined>): boolean => extendedOf(query).includes('full');
@@ -19,21 +19,6 @@ const text = (s: string | null | undefined): string | null => (s ? s : null);
 /** A calendar day as Trakt's timestamps are written: the catalog knows the day, not the hour (midnight UTC). */
 export const dayTime = (day: string | null): string | null => (day ? `${day}T00:00:00.000Z` : null);
 const status = (s: string): string | null => (TRAKT_STATUSES.has(s.toLowerCase()) ? s.toLowerCase() : null);
-
-export function resolvedOf(row: TitleRow): ResolvedTitle {
-  return {
-    id: String(row.id),
-    type: row.type,
-    movieDbId: row.movie_db_id,
-    isAnime: row.is_anime,
-    name: row.name,
-    year: row.year,
-    runtimeMinutes: row.runtime_minutes ?? row.episode_run_time_minutes,
-    posterPath: row.poster_path,
-    tvDbId: row.tv_db_id,
-    filmDbId: row.film_db_id,
-  };
-}
 
 /** The fields both a movie's and a show's `extended=full` carry. */
 function commonFull(row: TitleRow) {
@@ -62,7 +47,7 @@ function commonFull(row: TitleRow) {
 
 /** A movie or show as Trakt's objects carry it: standard, or with `extended=full`'s fields. */
 export function traktTitle(row: TitleRow, full: boolean) {
-  const standard = standardTitle(resolvedOf(row));
+  const standard = standardTitle(toResolved({ ...row, runtime_minutes: row.runtime_minutes ?? row.episode_run_time_minutes }));
   if (!full) return standard;
   if (row.type === 'movie') {
     return { ...standard, ...commonFull(row), released: row.release_date, runtime: row.runtime_minutes, after_credits: null, during_credits: null };
@@ -80,7 +65,7 @@ export function traktTitle(row: TitleRow, full: boolean) {
 }
 
 /** An episode: `{season, number, title, ids}`, with `full` its details. */
-export function traktEpisode(e: EpisodeRow, full: boolean) {
+export function traktEpisode(e: ShowEpisodeRow, full: boolean) {
   const standard = {
     season: e.season_number,
     number: e.episode_number,
@@ -108,7 +93,7 @@ export function traktEpisode(e: EpisodeRow, full: boolean) {
 }
 
 /** A season: `{number, ids}`, with `full` its counts and details; `episodes` when asked for. */
-export function traktSeason(s: SeasonRow, opts: { full: boolean; episodes: boolean }) {
+export function traktSeason(s: ShowSeasonRow, opts: { full: boolean; episodes: boolean }) {
   const standard = { number: s.season_number, ids: { trakt: Number(s.id), tvdb: null, tmdb: null } };
   const details = opts.full
     ? {

@@ -4,8 +4,8 @@
 // own people reach a private owner's list, access.ts deciding about the list itself.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor } from '../core/actor.ts';
-import { db } from '../core/db/query-builder.ts';
 import { ApiError, notFound } from '../core/errors.ts';
+import { profileByUsername, profileOf } from '../core/profile/repository.ts';
 
 export type PathUser = {
   id: string;
@@ -19,17 +19,11 @@ export type PathUser = {
   self: boolean;
 };
 
-const COLUMNS = ['id', 'username', 'display_name', 'avatar_url', 'bio', 'created_at', 'profile_privacy'] as const;
-
 /** `owners`: a private profile is answered too (the list's access check decides for the list). */
 export async function pathUser(em: EntityManager, actor: Actor | null, id: string, opts: { owners?: boolean } = {}): Promise<PathUser> {
   if (id === 'me' && !actor) throw new ApiError('invalid_token', 'users/me needs an access token (Authorization: Bearer)');
   if (id.length > 100) throw notFound(`User "${id.slice(0, 100)}"`);
-  const q = db(em).selectFrom('app_user').select(COLUMNS);
-  const row = await (id === 'me'
-    ? q.where('id', '=', actor!.userId)
-    : q.where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(id)])))
-  ).executeTakeFirst();
+  const row = await (id === 'me' ? profileOf(em, actor!.userId, false) : profileByUsername(em, id));
   if (!row) throw notFound(`User "${id}"`);
   const self = row.id === actor?.userId;
   if (!self && !opts.owners && row.profile_privacy !== 'public') throw notFound(`User "${id}"`);

@@ -1,46 +1,19 @@
 // Trakt's user statistics from the figures the service keeps on every write (core/figures): the totals
-// (user_figures), the ratings list's counts by scope (user_library_count), and plays and minutes split
-// between movies and shows from the per-title figures (one grouped read of user_title_figures, a row per
-// title the user watched, never the history itself). What the service does not keep is 0: collected
-// (no kept count of the collection), comments and the network (the service has neither), and the
-// ratings' distribution by value.
+// (user_figures), the ratings held by scope, and plays and minutes split between movies and shows
+// (breakdowns-repository.ts: grouped reads of kept figures, never the history itself). What the service
+// does not keep is 0: collected (no kept count of the collection), comments and the network (the service
+// has neither), and the ratings' distribution by value.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../core/db/query-builder.ts';
+import { playsByTitleType, ratingCountsByScope } from '../core/figures/breakdowns-repository.ts';
 import { userFigures } from '../core/figures/totals.ts';
 
 export type StatsParts = { history: boolean; ratings: boolean };
 
-async function ratingsByScope(em: EntityManager, userId: string): Promise<Record<'title' | 'series' | 'season' | 'episode', number>> {
-  const rows = await db(em)
-    .selectFrom('user_library_count')
-    .select((eb) => ['scope', eb.cast<number>(eb.fn.sum('n'), 'integer').as('n')])
-    .where('user_id', '=', userId)
-    .where('list', '=', 'ratings')
-    .groupBy('scope')
-    .execute();
-  const by = { title: 0, series: 0, season: 0, episode: 0 };
-  for (const r of rows) by[r.scope] = r.n;
-  return by;
-}
-
-async function playsByType(em: EntityManager, userId: string): Promise<Record<'movie' | 'show', { plays: number; minutes: number }>> {
-  const rows = await db(em)
-    .selectFrom('user_title_figures as f')
-    .innerJoin('title as t', 't.id', 'f.title_id')
-    .select((eb) => ['t.type', eb.cast<number>(eb.fn.sum('f.watches'), 'integer').as('plays'), eb.cast<number>(eb.fn.sum('f.minutes'), 'integer').as('minutes')])
-    .where('f.user_id', '=', userId)
-    .groupBy('t.type')
-    .execute();
-  const by = { movie: { plays: 0, minutes: 0 }, show: { plays: 0, minutes: 0 } };
-  for (const r of rows) by[r.type] = { plays: r.plays, minutes: r.minutes };
-  return by;
-}
-
 /** `see`: what the reader may read of the user (history and ratings count as 0 otherwise). */
 export async function traktUserStats(em: EntityManager, userId: string, see: StatsParts) {
   const totals = await userFigures(em, userId);
-  const plays = see.history ? await playsByType(em, userId) : { movie: { plays: 0, minutes: 0 }, show: { plays: 0, minutes: 0 } };
-  const ratings = see.ratings ? await ratingsByScope(em, userId) : { title: 0, series: 0, season: 0, episode: 0 };
+  const plays = see.history ? await playsByTitleType(em, userId) : { movie: { plays: 0, minutes: 0 }, show: { plays: 0, minutes: 0 } };
+  const ratings = see.ratings ? await ratingCountsByScope(em, userId) : { title: 0, series: 0, season: 0, episode: 0 };
   const h = see.history;
   return {
     movies: { plays: plays.movie.plays, watched: h ? totals.movies : 0, minutes: plays.movie.minutes, collected: 0, ratings: ratings.title, comments: 0 },

@@ -30,9 +30,10 @@ export type ResolvedTitle = {
   filmDbId: string | null;
 };
 
-type Row = Awaited<ReturnType<typeof resolveByMovieDbId>>[number];
+/** A title's row as the resolving statements read it (runtime_minutes: the movie's, else the show's episode runtime). */
+type Row = Omit<Awaited<ReturnType<typeof resolveByMovieDbId>>[number], 'idx'>;
 
-/** A resolving statement's row as the title it names. */
+/** A resolving statement's row (or any title row with its columns) as the title it names. */
 export const toResolved = (row: Row): ResolvedTitle => ({
   id: String(row.id),
   type: row.type,

@@ -31,7 +31,7 @@ export function isRowId(text: string): boolean {
 export async function titlesByRowId(em: EntityManager, type: 'movie' | 'show', ids: readonly string[]): Promise<(ResolvedTitle | null)[]> {
   const valid = [...new Set(ids.filter(isRowId))];
   if (valid.length === 0) return ids.map(() => null);
-  const found = new Map((await titlesByRowIds(em, type, valid)).map((row) => [String(row.id), toResolved({ ...row, idx: 0 })]));
+  const found = new Map((await titlesByRowIds(em, type, valid)).map((row) => [String(row.id), toResolved(row)]));
   return ids.map((id) => found.get(id) ?? null);
 }
 
@@ -43,7 +43,7 @@ export async function titleBySlug(em: EntityManager, type: 'movie' | 'show', slu
   for (const [words, year] of tries) {
     const rows = await titlesByMatchName(em, type, words.replace(/-/g, ' '), year);
     const row = rows.find((r) => titleSlug(r.name, r.year) === slug || (year === null && titleSlug(r.name, null) === slug));
-    if (row) return toResolved({ ...row, idx: 0 });
+    if (row) return toResolved(row);
   }
   return null;
 }

@@ -15,6 +15,20 @@ function withOrdinality<A extends string>(alias: A, ids: readonly string[]) {
   return sql<{ value: string; ord: string }>`unnest(${ids}::bigint[]) with ordinality`.as<A>(sql`${sql.table(alias)}(value, ord)`);
 }
 
+// ---- items by title
+
+/** The list's items holding these titles (catalog row ids): title id -> item id. */
+export async function itemIdsOfTitles(em: EntityManager, listId: string, titleIds: readonly string[]): Promise<Map<string, string>> {
+  if (titleIds.length === 0) return new Map();
+  const rows = await db(em)
+    .selectFrom('list_item')
+    .select(['id', 'title_id'])
+    .where('list_id', '=', listId)
+    .where((eb) => eb('title_id', '=', eb.fn.any(eb.val([...titleIds]))))
+    .execute();
+  return new Map(rows.map((r) => [String(r.title_id), String(r.id)]));
+}
+
 // ---- counts
 
 /**

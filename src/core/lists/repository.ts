@@ -108,6 +108,47 @@ export function selectMyListIds(em: EntityManager, userId: string, after: string
     .execute();
 }
 
+// ---- rows with likes; a user's list by id or name
+
+/** A list's row with its updated_at and number of likes. */
+export type ListRowWithLikes = {
+  id: string;
+  name: string;
+  description: string;
+  is_public: boolean;
+  item_count: number;
+  created_at: Date;
+  updated_at: Date;
+  likes: number;
+};
+
+/** These lists' rows with their likes, in the order of `ids` (ids that name none left out). */
+export async function listRowsWithLikes(em: EntityManager, ids: readonly string[]): Promise<ListRowWithLikes[]> {
+  if (ids.length === 0) return [];
+  const rows = await db(em)
+    .selectFrom('list as l')
+    .select(['l.id', 'l.name', 'l.description', 'l.is_public', 'l.item_count', 'l.created_at', 'l.updated_at'])
+    .select((eb) => eb.selectFrom('list_like as k').select(eb.cast<number>(eb.fn.countAll(), 'integer').as('n')).whereRef('k.list_id', '=', 'l.id').as('likes'))
+    .where((eb) => eb('l.id', '=', eb.fn.any(eb.val([...ids]))))
+    .execute();
+  const byId = new Map(rows.map((r) => [String(r.id), { ...r, id: String(r.id), likes: r.likes ?? 0 }]));
+  return ids.flatMap((id) => byId.get(id) ?? []);
+}
+
+/** The user's own lists (never the watchlist): `owner l`'s rows as a lookup by id or name starts from. */
+const ownedLists = (em: EntityManager, ownerId: string) =>
+  db(em).selectFrom('list').select(['id', 'name']).where('owner_id', '=', ownerId).where('is_watchlist', '=', false);
+
+/** The user's own list (not the watchlist) with this id, or undefined. */
+export function ownedListById(em: EntityManager, ownerId: string, id: string) {
+  return ownedLists(em, ownerId).where('id', '=', id).executeTakeFirst();
+}
+
+/** The user's own lists (not the watchlist) whose name matches the ILIKE `pattern`, oldest first, at most `limit`. */
+export function ownedListsNamedLike(em: EntityManager, ownerId: string, pattern: string, limit: number) {
+  return ownedLists(em, ownerId).where('name', 'ilike', pattern).orderBy('id').limit(limit).execute();
+}
+
 // ---- the title detail's lists (for-title.ts)
 
 /** A number written into the statement (no parameter): the subqueries below are also spliced into statements written as text. */

@@ -16,6 +16,15 @@ export function profileOf(em: EntityManager, userId: string, lock: boolean) {
     .executeTakeFirst();
 }
 
+/** The profile of the user with this username, in any case (the unique index on lower(username) decides). */
+export function profileByUsername(em: EntityManager, username: string) {
+  return db(em)
+    .selectFrom('app_user')
+    .select(PROFILE_COLUMNS)
+    .where((eb) => eb(eb.fn('lower', ['username']), '=', eb.fn('lower', [eb.val(username)])))
+    .executeTakeFirst();
+}
+
 export type StoredProfile = NonNullable<Awaited<ReturnType<typeof profileOf>>>;
 
 export function updateProfileColumns(em: EntityManager, userId: string, next: Pick<StoredProfile, 'display_name' | 'avatar_url' | 'bio' | 'profile_privacy'>) {

@@ -15,6 +15,9 @@ export const ChangeLog = defineEntity({
       properties: ['user', 'resource', 'resourceId', 'id'],
     },
     { name: 'change_log_user_position', properties: ['user', 'xid', 'id'] },
+    // A user's latest changes of one resource, newest first (the Trakt-compatible facade's last activities):
+    // a backward scan of the user's own entries, whatever everyone else writes.
+    { name: 'change_log_user_resource', properties: ['user', 'resource', 'id'] },
   ],
   properties: {
 

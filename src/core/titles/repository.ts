@@ -72,6 +72,28 @@ const recommendedFor = (titleId: Expression<string>) =>
       .orderBy((o) => o.fn('array_position', ['r.recommended_ids', 'x.id'])),
   );
 
+/** The columns that describe a title (`title as t`): the title detail's and every full title row's (rows-repository.ts). */
+export const TITLE_DESCRIPTION = [
+  't.id',
+  't.type',
+  't.movie_db_id',
+  't.is_anime',
+  't.name',
+  't.tagline',
+  't.year',
+  't.release_date',
+  't.overview',
+  't.poster_path',
+  't.community_rating',
+  't.vote_count',
+  't.genres',
+  't.original_language',
+  't.status',
+  't.age_rating',
+  't.runtime_minutes',
+  't.episode_run_time_minutes',
+] as const;
+
 export type TitleDetailQuery = {
   type: 'movie' | 'show';
   movieDbId: number;
@@ -109,26 +131,9 @@ export function titleDetailQuery(k: Kysely<Tables>, q: TitleDetailQuery) {
         (on) => on.onTrue(),
       )
       .select([
-        't.id',
-        't.type',
-        't.movie_db_id',
+        ...TITLE_DESCRIPTION,
         't.category',
-        't.is_anime',
-        't.name',
-        't.tagline',
-        't.year',
-        't.release_date',
-        't.overview',
-        't.poster_path',
         't.backdrop_path',
-        't.community_rating',
-        't.vote_count',
-        't.genres',
-        't.original_language',
-        't.status',
-        't.age_rating',
-        't.runtime_minutes',
-        't.episode_run_time_minutes',
         't.seasons_count',
         't.episodes_count',
         'c.average as community_average',

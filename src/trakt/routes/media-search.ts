@@ -6,7 +6,7 @@ import { resolveOrFetchTitles } from '../../core/catalog/fetch/registry.ts';
 import type { TitleRef } from '../../core/catalog/resolve.ts';
 import { isRowId } from '../../core/catalog/title-keys.ts';
 import { invalidRequest, notFound } from '../../core/errors.ts';
-import { episodeByRowId, episodeOf, titlesByKeys, titlesByRowIds, type TitleRow } from '../media-lookup.ts';
+import { episodeOf, episodeRowById, titleRowsById, titleRowsByKeys, type TitleRow } from '../../core/titles/rows-repository.ts';
 import { traktEpisode, traktTitle, wantsFull } from '../media-present.ts';
 import { pageOf, paginationHeaders } from '../paging.ts';
 import type { TraktRoute } from '../route.ts';
@@ -48,7 +48,7 @@ export const searchRoutes: TraktRoute[] = [
       // `fields` is accepted and not applied: the catalog's search reads titles and original titles.
       const { items } = await procedures.public.catalog.search({ q, ...(served.length === 1 ? { type: served[0] } : {}), limit: SEARCH_MAX });
       const slice = items.slice(page.offset, page.offset + page.limit);
-      const rows = await titlesByKeys(em, slice.map((i) => ({ type: i.type, movieDbId: i.movieDbId })), full);
+      const rows = await titleRowsByKeys(em, slice.map((i) => ({ type: i.type, movieDbId: i.movieDbId })), full);
       const byKey = new Map(rows.map((r) => [`${r.type}:${r.movie_db_id}`, r]));
       // The procedure ranks by relevance without giving its score: the score here falls with the rank.
       const body = slice.flatMap((i, k) => {
@@ -78,10 +78,10 @@ export const searchRoutes: TraktRoute[] = [
       if (idType === 'trakt') {
         if (isRowId(id)) {
           // Row ids are unique across movies and shows; episodes have their own.
-          const rows = titleTypes.length ? await titlesByRowIds(em, [id], full) : [];
+          const rows = titleTypes.length ? await titleRowsById(em, [id], full) : [];
           for (const row of rows) if (titleTypes.includes(row.type)) results.push(titleResult(row, EXACT_SCORE, full));
           if (types.has('episode')) {
-            const row = await episodeByRowId(em, id, full);
+            const row = await episodeRowById(em, id, full);
             if (row) results.push({ type: 'episode', score: EXACT_SCORE, episode: traktEpisode(episodeOf(row), full), show: traktTitle(row, full) });
           }
         }
@@ -94,7 +94,7 @@ export const searchRoutes: TraktRoute[] = [
           return type === 'show' ? [{ type, tvDbId: n }] : [];
         });
         const found = (await resolveOrFetchTitles(em, refs)).filter((t) => t !== null);
-        const rows = found.length ? await titlesByRowIds(em, found.map((t) => t.id), full) : [];
+        const rows = found.length ? await titleRowsById(em, found.map((t) => t.id), full) : [];
         // In the order of the types asked (movie, then show).
         for (const type of titleTypes) for (const row of rows) if (row.type === type) results.push(titleResult(row, EXACT_SCORE, full));
       }

@@ -4,7 +4,7 @@
 // and a read is bounded by the show (progress) or the window of days (calendar), never the history.
 import type { Scope } from '../../core/schema/apps.ts';
 import { invalidRequest } from '../../core/errors.ts';
-import { episodeOf, episodesByKeys, type EpisodeKey } from '../media-lookup.ts';
+import { episodeOf, episodeRowsByKeys, type ShowEpisodeKey } from '../../core/titles/rows-repository.ts';
 import { pathTitle } from '../media-path.ts';
 import { dayTime, traktEpisode, traktTitle, wantsFull } from '../media-present.ts';
 import type { TraktCall, TraktRoute } from '../route.ts';
@@ -15,8 +15,8 @@ const HISTORY_READ: Scope = 'history:read';
 type ProgressEpisode = { season: number; number: number; completed: boolean; last_watched_at: string | null };
 
 /** One batch read of the episodes (their ids), presented in Trakt's form; null for a key not found. */
-async function episodesFor(call: TraktCall, keys: EpisodeKey[], full: boolean) {
-  const rows = keys.length ? await episodesByKeys(call.em, keys, full) : [];
+async function episodesFor(call: TraktCall, keys: ShowEpisodeKey[], full: boolean) {
+  const rows = keys.length ? await episodeRowsByKeys(call.em, keys, full) : [];
   const byIdx = new Map(rows.map((r) => [r.idx, r]));
   return keys.map((_, i) => {
     const row = byIdx.get(i);

@@ -2,14 +2,14 @@
 // episode, and what is trending. All public on Trakt: they read the catalog with no user state, so they
 // use core reads with no scope (the titles.* procedures need a token with profile:read, which Trakt's
 // public reads do not ask for; their answers carry only the user's state besides what is read here).
-// Trending is the catalog's trending procedure. Every answer is made with one batch read (media-lookup.ts).
+// Trending is the catalog's trending procedure. Every answer is made with one batch read (core/titles/rows-repository.ts).
 import { notFound } from '../../core/errors.ts';
+import { seasonRowsOfShow, titleRowsById, titleRowsByKeys } from '../../core/titles/rows-repository.ts';
 import { standardTitle, type TitleType } from '../ids.ts';
-import { seasonsOfShow, titlesByKeys, titlesByRowIds } from '../media-lookup.ts';
 import { pathNumber, pathTitle, titleLabel } from '../media-path.ts';
 import { extendedOf, traktEpisode, traktSeason, traktTitle, wantsFull } from '../media-present.ts';
 import { pageOf, paginationHeaders } from '../paging.ts';
-import type { TraktRoute } from '../route.ts';
+import type { TraktCall, TraktRoute } from '../route.ts';
 
 /** How many titles the trending lists hold: the catalog trending procedure's largest page. */
 const TRENDING_MAX = 100;
@@ -24,7 +24,7 @@ function summary(type: TitleType): TraktRoute {
     async handle(call) {
       const title = await pathTitle(call, type);
       if (!wantsFull(call.query)) return { body: standardTitle(title) };
-      const [row] = await titlesByRowIds(call.em, [title.id], true);
+      const [row] = await titleRowsById(call.em, [title.id], true);
       if (!row) throw notFound(`${titleLabel(type)} ${call.params.id}`);
       return { body: traktTitle(row, true) };
     },
@@ -46,7 +46,7 @@ function trending(type: TitleType): TraktRoute {
       // The whole list once (the procedure's answer is cached by its input), then the page of it.
       const { items } = await procedures.public.catalog.trending({ type, limit: TRENDING_MAX });
       const slice = items.slice(page.offset, page.offset + page.limit);
-      const rows = await titlesByKeys(em, slice.map((i) => ({ type: i.type, movieDbId: i.movieDbId })), full);
+      const rows = await titleRowsByKeys(em, slice.map((i) => ({ type: i.type, movieDbId: i.movieDbId })), full);
       const byKey = new Map(rows.map((r) => [r.movie_db_id, r]));
       const body = slice.flatMap((i) => {
         const row = byKey.get(i.movieDbId);
@@ -55,6 +55,14 @@ function trending(type: TitleType): TraktRoute {
       return { body, headers: paginationHeaders(page, items.length) };
     },
   };
+}
+
+/** The season the path names (`:id`, `:season`) with its episodes; `season` undefined when the show has none of that number. */
+async function pathSeason(call: TraktCall) {
+  const show = await pathTitle(call, 'show');
+  const number = pathNumber(call.params.season, 'Season');
+  const [season] = await seasonRowsOfShow(call.em, show.id, { season: number, episodes: true });
+  return { number, season };
 }
 
 export const mediaRoutes: TraktRoute[] = [
@@ -72,7 +80,7 @@ export const mediaRoutes: TraktRoute[] = [
       const show = await pathTitle(call, 'show');
       const extended = extendedOf(call.query);
       const opts = { full: extended.includes('full'), episodes: extended.includes('episodes') };
-      const seasons = await seasonsOfShow(call.em, show.id, { episodes: opts.episodes });
+      const seasons = await seasonRowsOfShow(call.em, show.id, { episodes: opts.episodes });
       return { body: seasons.map((s) => traktSeason(s, opts)) };
     },
   },
@@ -83,9 +91,7 @@ export const mediaRoutes: TraktRoute[] = [
     tag: 'Seasons',
     auth: 'none',
     async handle(call) {
-      const show = await pathTitle(call, 'show');
-      const number = pathNumber(call.params.season, 'Season');
-      const [season] = await seasonsOfShow(call.em, show.id, { season: number, episodes: true });
+      const { number, season } = await pathSeason(call);
       if (!season) throw notFound(`Season ${number} of show ${call.params.id}`);
       const full = wantsFull(call.query);
       return { body: season.episodes.map((e) => traktEpisode(e, full)) };
@@ -98,10 +104,8 @@ export const mediaRoutes: TraktRoute[] = [
     tag: 'Episodes',
     auth: 'none',
     async handle(call) {
-      const show = await pathTitle(call, 'show');
-      const season = pathNumber(call.params.season, 'Season');
+      const { number: season, season: row } = await pathSeason(call);
       const number = pathNumber(call.params.episode, 'Episode');
-      const [row] = await seasonsOfShow(call.em, show.id, { season, episodes: true });
       const episode = row?.episodes.find((e) => e.episode_number === number);
       if (!episode) throw notFound(`Episode S${season}E${number} of show ${call.params.id}`);
       return { body: traktEpisode(episode, wantsFull(call.query)) };

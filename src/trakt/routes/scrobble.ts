@@ -26,7 +26,8 @@ import type { PlaybackEventInput } from '../../core/playback/schemas.ts';
 import type { TraktCall, TraktRoute } from '../route.ts';
 import { eventIdOf, sessionIdOf } from '../scrobble-events.ts';
 import { eventMedia, findItem, itemBody, itemKey, parseBody, presentItem, runtimeOf, unprocessable } from '../scrobble-items.ts';
-import { continueWatchingIdOf, latestWatchOf, watchInProgress } from '../scrobble-reads.ts';
+import { latestWatchOf, watchInProgress } from '../../core/library/latest-watch-repository.ts';
+import { continueWatchingIdOf } from '../../core/playback/continue-watching-entry.ts';
 
 /** Trakt's scrobble threshold: a stop at this progress or more records the watch. */
 const TRAKT_WATCHED_THRESHOLD = 0.8;
@@ -62,7 +63,7 @@ async function scrobble(call: TraktCall, action: TraktAction) {
   const item = await findItem(call.em, body);
   const actor = call.actor!;
   const now = Date.now();
-  const latest = await latestWatchOf(call.em, actor.userId, item);
+  const latest = await latestWatchOf(call.em, actor.userId, item.title.id, item.episode?.id ?? null);
   const event: PlaybackEventInput = {
     action,
     event_id: eventIdOf(actor.clientId, action, itemKey(item), body.progress, body.app_version, now),
@@ -79,7 +80,7 @@ async function scrobble(call: TraktCall, action: TraktAction) {
     if (expires > now) return { status: 409, body: { watched_at: latest.watchedAt.toISOString(), expires_at: new Date(expires).toISOString() } };
   }
   await record(call, event);
-  const id = completes ? Number((await latestWatchOf(call.em, actor.userId, item))?.id ?? 0) : ((await continueWatchingIdOf(call.em, actor.userId, item.title.id)) ?? 0);
+  const id = completes ? Number((await latestWatchOf(call.em, actor.userId, item.title.id, item.episode?.id ?? null))?.id ?? 0) : ((await continueWatchingIdOf(call.em, actor.userId, item.title.id)) ?? 0);
   return {
     status: 201,
     body: { id, action: completes ? 'scrobble' : action === 'stop' ? 'pause' : action, progress: body.progress, sharing: NO_SHARING, ...presentItem(item) },
@@ -106,7 +107,7 @@ async function checkin(call: TraktCall) {
   const runtime = Math.min(runtimeOf(item) ?? DEFAULT_RUNTIME_MINUTES, MAX_CHECKIN_MINUTES);
   const endsAt = now + minutes(runtime);
   const key = `checkin:${itemKey(item)}`;
-  const latest = await latestWatchOf(call.em, actor.userId, item);
+  const latest = await latestWatchOf(call.em, actor.userId, item.title.id, item.episode?.id ?? null);
   await call.procedures.platform.playback.event({
     action: 'stop',
     watched: true,
@@ -118,7 +119,7 @@ async function checkin(call: TraktCall) {
     ...eventMedia(item),
     ...(body.app_version ? { client_version: body.app_version } : {}),
   });
-  const watch = await latestWatchOf(call.em, actor.userId, item);
+  const watch = await latestWatchOf(call.em, actor.userId, item.title.id, item.episode?.id ?? null);
   return { status: 201, body: { id: Number(watch?.id ?? 0), watched_at: new Date(endsAt).toISOString(), sharing: NO_SHARING, ...presentItem(item) } };
 }
 

@@ -1,16 +1,20 @@
 // Trakt's personal lists: /users/{id}/lists (read, create), one list (read, update, delete) and its
 // items (read, add, remove). Writes go through the service's list procedures, so the list's access
 // rules (owner; collaborators for items), the item limit, the change feed and live events apply as on
-// the platform API. Reads Trakt pages by offset, or names by slug, come from list-reads.ts after
-// core/lists/access.ts has said the reader may see the list (those routes carry `lists:read`).
+// the platform API. Reads Trakt pages by offset (core/lists/offset-pages-repository.ts), or names by
+// slug (list-path.ts), come after core/lists/access.ts has said the reader may see the list (those
+// routes carry `lists:read`).
 import { z } from 'zod';
 import { resolveTitles } from '../../core/catalog/resolve.ts';
 import { ApiError, notFound } from '../../core/errors.ts';
 import { listAccess, type ListAccess } from '../../core/lists/access.ts';
+import { itemIdsOfTitles } from '../../core/lists/item-repository.ts';
+import { itemPageAt, ownedListPageAt } from '../../core/lists/offset-pages-repository.ts';
+import { listRowsWithLikes } from '../../core/lists/repository.ts';
 import { standardTitle } from '../ids.ts';
 import { listItemsBody, noCounts, parseOr422, resolveBody, type Counts, type Named, type NotFound } from '../list-items-body.ts';
 import { isPublicPrivacy, LIST_PRIVACY, traktList } from '../list-present.ts';
-import { itemsOfTitles, listItemPage, ownedListId, ownedListPage, traktListRows } from '../list-reads.ts';
+import { ownedListId } from '../list-path.ts';
 import { MAX_LIMIT, pageOf, paginationHeaders } from '../paging.ts';
 import type { TraktCall, TraktRoute } from '../route.ts';
 import { pathUser, type PathUser } from '../user-path.ts';
@@ -42,14 +46,14 @@ async function pathList(call: TraktCall): Promise<{ owner: PathUser; list: ListA
 
 /** The list in Trakt's shape, as it is now. */
 async function presentList(call: TraktCall, owner: PathUser, listId: string) {
-  const [row] = await traktListRows(call.em, [listId]);
+  const [row] = await listRowsWithLikes(call.em, [listId]);
   if (!row) throw notFound(`List ${listId}`);
   return traktList(row, owner, call.config.baseUrl);
 }
 
 /** The `list` of an item write's answer. */
 async function listState(call: TraktCall, listId: string) {
-  const [row] = await traktListRows(call.em, [listId]);
+  const [row] = await listRowsWithLikes(call.em, [listId]);
   return { updated_at: new Date(row!.updated_at).toISOString(), item_count: row!.item_count };
 }
 
@@ -77,9 +81,9 @@ async function listItems(call: TraktCall) {
   const { list } = await pathList(call);
   const page = pageOf(call.query, MAX_LIMIT);
   const types = typesOf(call.params.type);
-  const [row] = await traktListRows(call.em, [list.id]);
+  const [row] = await listRowsWithLikes(call.em, [list.id]);
   const type = types.movie && types.show ? null : types.movie ? 'movie' : types.show ? 'show' : undefined;
-  const { rows, total } = type === undefined ? { rows: [], total: 0 } : await listItemPage(call.em, list.id, row!.item_count, type, page.offset, page.limit);
+  const { rows, total } = type === undefined ? { rows: [], total: 0 } : await itemPageAt(call.em, list.id, row!.item_count, type, page.offset, page.limit);
   // One statement for the page's titles.
   const titles = await resolveTitles(call.em, rows.map((r) => ({ type: r.type, movieDbId: r.movie_db_id })));
   const body = rows.map((r, i) => ({
@@ -112,8 +116,8 @@ export const userListsRoutes: TraktRoute[] = [
     async handle(call) {
       const owner = await pathUser(call.em, call.actor, call.params.id!);
       const page = pageOf(call.query, MAX_LIMIT);
-      const { ids, total } = await ownedListPage(call.em, owner.id, !owner.self, page.offset, page.limit);
-      const rows = await traktListRows(call.em, ids);
+      const { ids, total } = await ownedListPageAt(call.em, owner.id, !owner.self, page.offset, page.limit);
+      const rows = await listRowsWithLikes(call.em, ids);
       return { body: rows.map((r) => traktList(r, owner, call.config.baseUrl)), headers: paginationHeaders(page, total) };
     },
   },
@@ -251,7 +255,7 @@ export const userListsRoutes: TraktRoute[] = [
       const { list } = await pathList(call);
       assertWriter(list, true);
       const { found, notFound } = await resolveBody(call.em, body);
-      const items = await itemsOfTitles(call.em, list.id, found.map((n) => n.title.id));
+      const items = await itemIdsOfTitles(call.em, list.id, found.map((n) => n.title.id));
       const deleted = noCounts();
       const removed = new Set<string>();
       for (const n of found) {

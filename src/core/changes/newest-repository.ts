@@ -1,14 +1,15 @@
-// The statement behind Trakt's last_activities: for each change-feed resource asked, the user's newest
-// changes of it (at most `window` of them), in one statement. Each part is an index range read of
-// change_log (user_id, resource, ...) that stops after `window` rows, newest id first; what each row
-// is about comes from the record's small `data` fields (type, scope, showStatus), never the whole record.
+// A user's newest changes of each of some resources (at most `window` of each), in one statement: when
+// each kind of thing last changed (the Trakt-compatible facade's last activities). Each part is a
+// backward range read of change_log_user_resource (user_id, resource, id) that stops after `window`
+// rows; what each row is about comes from the record's small `data` fields (type, scope, showStatus),
+// never the whole record.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../core/db/query-builder.ts';
+import { db } from '../db/query-builder.ts';
 
 export type ActivityRow = { resource: string; id: string; changed_at: Date; op: 'upsert' | 'delete'; resource_id: string; type: string | null; scope: string | null; status: string | null };
 
 /** The statement (null when no resource is asked). */
-export function newestChangesQuery(em: EntityManager, userId: string, resources: readonly string[], window: number) {
+function newestChangesQuery(em: EntityManager, userId: string, resources: readonly string[], window: number) {
   const k = db(em);
   const part = (resource: string) =>
     k
