@@ -34,6 +34,8 @@ const httpUrl = z.string().refine((v) => {
 const schema = z.object({
   PORT: z.coerce.number().int('must be an integer').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').default(3000),
   HOST: z.string().min(1).default('0.0.0.0'),
+  // Unset: no listener of the facade's own (it is always under /trakt on PORT).
+  TRAKT_API_PORT: z.coerce.number().int('must be an integer').min(0, 'must be 0 to 65535').max(65535, 'must be 0 to 65535').optional(),
   BASE_URL: httpUrl.optional(),
   DATABASE_URL: postgresUrl.optional(),
   DATABASE_CREATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
@@ -73,6 +75,11 @@ const schema = z.object({
 export type Config = {
   port: number;
   host: string;
+  /**
+   * A second listener serving the Trakt-compatible facade at its root, on HOST (TRAKT_API_PORT; unset:
+   * none). It goes through the same application as PORT (src/trakt/listener.ts).
+   */
+  traktApiPort: number | undefined;
   /** Public origin of the service, no trailing slash. */
   baseUrl: string;
   /** Unset means embedded mode (PGlite in dataDir). */
@@ -174,9 +181,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const c = parsed.data;
   // pg-boss needs LISTEN-capable sessions of its own: the embedded database's socket serves one at a time.
   if (c.JOB_QUEUE === 'pg-boss' && !c.DATABASE_URL) throw new ConfigError('invalid configuration: JOB_QUEUE pg-boss needs DATABASE_URL (embedded mode runs jobs in-process)');
+  // Both on one port would be one listener failing to claim what the other holds, blamed on "another process".
+  if (c.TRAKT_API_PORT !== undefined && c.TRAKT_API_PORT !== 0 && c.TRAKT_API_PORT === c.PORT) throw new ConfigError(`invalid configuration: TRAKT_API_PORT must differ from PORT (both ${c.PORT})`);
   return {
     port: c.PORT,
     host: c.HOST,
+    traktApiPort: c.TRAKT_API_PORT,
     baseUrl: (c.BASE_URL ?? `http://localhost:${c.PORT}`).replace(/\/+$/, ''),
     databaseUrl: c.DATABASE_URL,
     databaseCreate: c.DATABASE_CREATE === 'true',

@@ -12,6 +12,7 @@ import type { Importers } from './core/import/importers.ts';
 import type { Logger } from './core/log.ts';
 import { createApp } from './rest/app.ts';
 import { traktFacade, type TraktFacadeDeps } from './trakt/index.ts';
+import { traktRootListener } from './trakt/listener.ts';
 import { Redis } from 'ioredis';
 import { startLivingCatalog, type LivingCatalog } from './core/catalog/fetch/start.ts';
 import { RateLimits } from './core/limits/limiter.ts';
@@ -46,6 +47,8 @@ export type ServerDeps = {
 
 export type RunningServer = {
   url: string;
+  /** The TRAKT_API_PORT listener's URL (the facade at its root), when the setting is given. */
+  traktUrl: string | undefined;
   db: Database;
   oauth: OAuth;
   limits: RateLimits;
@@ -102,8 +105,7 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
   // counted in the limits from the first request, so that 503 carries the rate-limit headers too.
   let step = 'opening the database';
   let handler: http.RequestListener = startingApp(log, () => step, limits);
-  const server = http.createServer(
-    {
+  const serverOptions: http.ServerOptions = {
       // Bodies have their own 10 s deadline (rest/body.ts); requestTimeout is a backstop.
       requestTimeout: 30_000,
       // Counted from a request's first byte (a connection's opening for its first request): trickling
@@ -113,29 +115,42 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
       // Node finds the connections past those deadlines by scanning them every this often (30 s by
       // default, which let a 15 s headers timeout run to 45 s): the bound is the timeout + 1 s.
       connectionsCheckingInterval: CONNECTIONS_CHECKING_INTERVAL_MS,
-    },
-    (req, res) => handler(req, res),
-  );
+  };
+  const server = http.createServer(serverOptions, (req, res) => handler(req, res));
+  // TRAKT_API_PORT: the same application (the same switch) with /trakt put before every path, so the
+  // facade is at its root and nothing else is reachable there (trakt/listener.ts).
+  const traktServer = config.traktApiPort === undefined ? undefined : http.createServer(serverOptions, traktRootListener(() => handler));
+  const servers = traktServer ? [server, traktServer] : [server];
   // What Node's parser refuses (e.g. headers over 16 KiB) and the timeouts above are answered in the
   // envelope, not bare, and the connection is then closed (client-error.ts).
-  server.on('clientError', answerClientError);
+  for (const s of servers) s.on('clientError', answerClientError);
   try {
     await claimPort(server, config.port, config.host);
+    if (traktServer) {
+      await claimPort(traktServer, config.traktApiPort!, config.host, 'TRAKT_API_PORT').catch(async (err: unknown) => {
+        await new Promise<void>((resolve) => server.close(() => resolve()));
+        throw err;
+      });
+    }
   } catch (err) {
     redis?.disconnect();
     throw err;
   }
-  const unwatchConnections = capConnections(server, config.maxConnections, log);
+  // MAX_CONNECTIONS caps each listener.
+  const unwatch = servers.map((s) => capConnections(s, config.maxConnections, log));
+  const unwatchConnections = () => unwatch.forEach((stop) => stop());
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  log.info({ url }, 'port claimed: answering 503 until started');
+  const traktUrl = traktServer ? `http://127.0.0.1:${(traktServer.address() as AddressInfo).port}` : undefined;
+  log.info({ url, ...(traktUrl ? { trakt_url: traktUrl } : {}) }, 'port claimed: answering 503 until started');
   try {
     const started = await startBehindPort(config, log, deps, { redis, limits }, (s) => (step = s));
     handler = started.app;
     // "listening" means ready: what the port answers from now on is the application.
-    log.info({ url, mode: started.db.mode }, 'listening');
+    log.info({ url, ...(traktUrl ? { trakt_url: traktUrl } : {}), mode: started.db.mode }, 'listening');
     return {
       url,
+      traktUrl,
       db: started.db,
       oauth: started.oauth,
       limits: started.limits,
@@ -144,7 +159,7 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
       // Graceful: HTTP first (nothing new comes in, what is in flight finishes), then the rest in order
       // (startBehindPort's close). main.ts calls it on SIGTERM; tests call it to stop an app.
       close: async () => {
-        await drainHttp(server, started.drain, config.shutdownGraceMs, log);
+        await Promise.all(servers.map((s) => drainHttp(s, started.drain, config.shutdownGraceMs, log)));
         unwatchConnections();
         await started.close();
       },
@@ -152,8 +167,8 @@ export async function startServer(config: Config, log: Logger, deps: ServerDeps 
   } catch (err) {
     redis?.disconnect();
     unwatchConnections();
-    server.closeAllConnections();
-    await new Promise<void>((resolve) => server.close(() => resolve()));
+    for (const s of servers) s.closeAllConnections();
+    await Promise.all(servers.map((s) => new Promise<void>((resolve) => s.close(() => resolve()))));
     throw err;
   }
 }
