@@ -2,8 +2,8 @@
 // npm client (got-based; `api_url` = `{BASE_URL}/trakt`) and `@dvcol/trakt-http-client` (fetch-based,
 // TypeScript; `endpoint` = the root of TRAKT_API_PORT's listener, since it resolves most paths against
 // the host and would lose a `/trakt` path). Each signs in with the device flow as a TV app does (the code
-// approved in Chromium by the user, as test/oauth-device.test.ts does), trakt.tv as a confidential app
-// (its secret is what the token poll sends) and as a public one, then drives what such an app does:
+// approved in Chromium by the user, as test/oauth-device.test.ts does), as a public app, then drives
+// what such an app does:
 // scrobble a movie start to stop, sync history in and out, read last_activities, make a list and fill
 // it, search.
 import { createRequire } from 'node:module';
@@ -75,11 +75,11 @@ function expectSpiritedAway(movie: unknown): void {
   });
 }
 
-// Most Trakt apps have a secret (trakt.tv makes no signed-in call without one): a confidential app here.
-// A public app gives the client any secret (it is not checked). Trakt's device code request carries
-// client_id alone, for both kinds.
+// A device (a TV app) is a public app: trakt.tv's device code request carries client_id alone, which the
+// authorization server takes from a public app only (a confidential one authenticates there too; see
+// docs/trakt-compatibility.md). trakt.tv makes no signed-in call without a secret setting, so the public
+// app gives it any text (a public app's secret is not checked).
 describe.each([
-  { kind: 'confidential', username: 'alice' },
   { kind: 'public', username: 'carol' },
 ])('trakt.tv (npm, 8.2.0) at {BASE_URL}/trakt, a $kind app', ({ kind, username }) => {
   let client: TraktTv;
