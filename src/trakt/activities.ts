@@ -15,7 +15,7 @@ import { readableResources } from '../core/changes/resources.ts';
 import { newestChanges, type ActivityRow } from '../core/changes/newest-repository.ts';
 
 const WINDOW = 50;
-export const EPOCH = '1970-01-01T00:00:00.000Z';
+const EPOCH = '1970-01-01T00:00:00.000Z';
 
 const RESOURCES = ['history', 'ratings', 'collection', 'favourites', 'show_status', 'playback', 'lists', 'list_items', 'list_likes', 'profile', 'preferences'] as const;
 type Resource = (typeof RESOURCES)[number];

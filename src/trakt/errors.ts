@@ -16,7 +16,7 @@ const TRAKT_STATUS: Partial<Record<ErrorCode, number>> = {
   first_party_only: 403,
 };
 
-export function traktStatus(err: ApiError): number {
+function traktStatus(err: ApiError): number {
   return TRAKT_STATUS[err.code] ?? err.status;
 }
 

@@ -24,12 +24,12 @@ export const traktIds = z
 export type TraktIds = z.infer<typeof traktIds>;
 
 /** Trakt's `ids` of a movie. */
-export function movieIds(t: ResolvedTitle) {
+function movieIds(t: ResolvedTitle) {
   return { trakt: Number(t.id), slug: titleSlug(t.name, t.year), imdb: t.filmDbId, tmdb: t.movieDbId };
 }
 
 /** Trakt's `ids` of a show. */
-export function showIds(t: ResolvedTitle) {
+function showIds(t: ResolvedTitle) {
   return { trakt: Number(t.id), slug: titleSlug(t.name, t.year), tvdb: t.tvDbId, imdb: t.filmDbId, tmdb: t.movieDbId, tvrage: null };
 }
 

@@ -21,13 +21,12 @@ export const listItemsBody = z
   .loose();
 export type ListItemsBody = z.infer<typeof listItemsBody>;
 
-export const KINDS = ['movies', 'shows', 'seasons', 'episodes', 'people'] as const;
-export type Kind = (typeof KINDS)[number];
+type Kind = 'movies' | 'shows' | 'seasons' | 'episodes' | 'people';
 export type Counts = Record<Kind, number>;
 export type NotFound = Record<Kind, unknown[]>;
 
 export const noCounts = (): Counts => ({ movies: 0, shows: 0, seasons: 0, episodes: 0, people: 0 });
-export const noneMissing = (): NotFound => ({ movies: [], shows: [], seasons: [], episodes: [], people: [] });
+const noneMissing = (): NotFound => ({ movies: [], shows: [], seasons: [], episodes: [], people: [] });
 
 /** Trakt answers a body it cannot take with 422 and `{error, error_description}`. */
 export function parseOr422<T>(schema: z.ZodType<T>, body: unknown): T {

@@ -18,7 +18,7 @@ import { atBaseUrl } from '../oauth/origin.ts';
 type Callback = (req: Request, res: Response) => Promise<void>;
 
 /** The provider's error as it raised it: its code, description and the detail it does not send. */
-export type ProviderError = { error: string; description: string; detail: string | undefined };
+type ProviderError = { error: string; description: string; detail: string | undefined };
 
 /** What the provider answered a request of the facade. */
 export type ProviderAnswer = {

@@ -4,7 +4,7 @@ import { invalidRequest } from '../core/errors.ts';
 
 export type Page = { page: number; limit: number; offset: number };
 
-export const DEFAULT_LIMIT = 10;
+const DEFAULT_LIMIT = 10;
 export const MAX_LIMIT = 100;
 
 function positive(text: string | undefined, name: string): number | undefined {

@@ -14,7 +14,7 @@ import type { OAuth } from '../oauth/index.ts';
 import type { Procedures } from './procedures.ts';
 
 /** `none`: no user (a token, if sent, is still checked); `optional`: a user when a token is sent; `required`: 401 without one. */
-export type TraktAuth = 'none' | 'optional' | 'required';
+type TraktAuth = 'none' | 'optional' | 'required';
 
 export type TraktCall = {
   req: Request;

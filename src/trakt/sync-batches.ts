@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import type { historyItem, ratingItem, watchlistItem } from '../core/sync/schemas.ts';
 import type { TraktCall } from './route.ts';
 
-export const BATCH_SIZE = 100;
+const BATCH_SIZE = 100;
 
 /** Each bulk procedure's item as a caller writes it. */
 type BulkItemOf = { history: z.input<typeof historyItem>; ratings: z.input<typeof ratingItem>; watchlist: z.input<typeof watchlistItem> };

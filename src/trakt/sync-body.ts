@@ -55,7 +55,7 @@ const bulkBody = z
   })
   .loose();
 
-export type MovieItem = z.infer<typeof titleItem>;
+type MovieItem = z.infer<typeof titleItem>;
 export type ShowItem = z.infer<typeof showItem>;
 export type SeasonEntry = z.infer<typeof seasonEntry>;
 export type EpisodeEntry = z.infer<typeof episodeEntry>;
@@ -85,4 +85,3 @@ export function parseSyncBody(raw: unknown, opts: { needsRating?: boolean } = {}
 
 /** The not_found part of an answer: the items as sent, by kind. */
 export type NotFound = { movies: unknown[]; shows: unknown[]; seasons: unknown[]; episodes: unknown[] };
-export const noneNotFound = (): NotFound => ({ movies: [], shows: [], seasons: [], episodes: [] });

@@ -10,8 +10,8 @@ import { titlesByRowId } from '../core/catalog/title-keys.ts';
 import { resolveTraktTitles } from './ids.ts';
 import type { EpisodeEntry, IdItem, NotFound, SeasonEntry, ShowItem, SyncBody } from './sync-body.ts';
 
-export type SeasonOf = { title: ResolvedTitle; season: number };
-export type EpisodeOf = { title: ResolvedTitle; season: number; episode: number; id: string };
+type SeasonOf = { title: ResolvedTitle; season: number };
+type EpisodeOf = { title: ResolvedTitle; season: number; episode: number; id: string };
 
 export type SyncTargets = {
   movies: (ResolvedTitle | null)[];

@@ -59,8 +59,6 @@ export function historyEntriesAt(em: EntityManager, userId: string, f: NumberedH
     .execute();
 }
 
-export type NumberedHistoryRow = Awaited<ReturnType<typeof historyEntriesAt>>[number];
-
 /** Counts entries in [from, to) from the rows themselves (a title's entries, or a partial day's). */
 async function countRows(em: EntityManager, userId: string, f: NumberedHistoryFilters, from: Date | undefined, to: Date | undefined): Promise<number> {
   const row = await filtered(db(em).selectFrom('watch_history as w'), userId, f, { from, to })
