@@ -205,7 +205,7 @@ export function interactionRoutes(deps: Deps): Router {
     const p = d.params as Record<string, unknown>;
     for (const field of ['client_id', 'redirect_uri', 'code_challenge'] as const) {
       // A request the provider let through without PKCE (a confidential app through the Trakt facade,
-      // trakt/oauth-pkce.ts) has no code_challenge, and its consent form carries none either.
+      // pkce.ts) has no code_challenge, and its consent form carries none either.
       if (field === 'code_challenge' && p[field] === undefined && body[field] === undefined) continue;
       if (typeof body[field] !== 'string' || body[field] !== p[field]) return problem(res, 400, `${field} does not match the request being approved.`);
     }

@@ -1,6 +1,6 @@
 // The authorization server: node oidc-provider, mounted at the service root. Plain OAuth 2.0 (no
 // OpenID Connect: no userinfo, logout or dev interactions), the platform's 16 scopes (core/apps/scopes.ts), PKCE S256 for every
-// client (a confidential app through the Trakt facade aside: trakt/oauth-pkce.ts), rotating refresh tokens, and the device flow. Clients are the apps of the `app` table; the
+// client (a confidential app through the Trakt facade aside: pkce.ts), rotating refresh tokens, and the device flow. Clients are the apps of the `app` table; the
 // first-party web app among them is granted without a consent page (first-party-grant.ts).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import Provider, { type Configuration, type KoaContextWithOIDC } from 'oidc-provider';
@@ -13,7 +13,7 @@ import { loadExistingGrant } from './first-party-grant.ts';
 import { providerKeys } from './keys.ts';
 import { INTERACTION_BASE, OAUTH_ROUTES } from './routes.ts';
 import { devicePages } from './pages/device.ts';
-import { pkceRequired } from '../trakt/oauth-pkce.ts';
+import { pkceRequired } from './pkce.ts';
 import { renderErrorPage } from './pages/error.ts';
 
 const ACCESS_TOKEN_TTL = 60 * 60;
@@ -60,7 +60,7 @@ export async function createProvider(deps: ProviderDeps): Promise<Provider> {
     scopes: [...SCOPES],
     claims: { openid: ['sub'] },
     responseTypes: ['code'],
-    // Required for every request but a confidential app's through the Trakt facade (its clients send none): trakt/oauth-pkce.ts.
+    // Required for every request but a confidential app's through the Trakt facade (its clients send none): pkce.ts.
     pkce: { required: pkceRequired },
     routes: OAUTH_ROUTES,
     features: {

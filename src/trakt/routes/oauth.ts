@@ -10,7 +10,7 @@ import { OAUTH_ROUTES } from '../../oauth/routes.ts';
 import { activeApp, checkedScope } from '../../oauth/shims.ts';
 import { devicePollAnswer, providerRefusal, traktTokens } from '../oauth-answers.ts';
 import { countClient, countEndpoint } from '../oauth-limits.ts';
-import { VIA_TRAKT } from '../oauth-pkce.ts';
+import { VIA_TRAKT } from '../../oauth/pkce.ts';
 import { askProvider } from '../oauth-provider-call.ts';
 import type { TraktCall, TraktRoute } from '../route.ts';
 
@@ -70,7 +70,7 @@ export const oauthRoutes: TraktRoute[] = [
     async handle({ query, config }) {
       // The authorization endpoint checks everything (the app, the redirect URI, the scope, which an
       // omitted one makes the app's allowed scopes) and shows its own pages; VIA_TRAKT lets a
-      // confidential app's request go without PKCE, as Trakt's clients send none (oauth-pkce.ts).
+      // confidential app's request go without PKCE, as Trakt's clients send none (src/oauth/pkce.ts).
       const target = new URL(`${config.baseUrl}${OAUTH_ROUTES.authorization}`);
       target.searchParams.set('response_type', query.response_type ?? 'code');
       for (const name of ['client_id', 'redirect_uri', 'state'] as const) {
