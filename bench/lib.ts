@@ -350,8 +350,8 @@ export async function tokenIssuer(db: Database, databaseUrl: string): Promise<Is
 }
 
 /** GETs of `paths` (in turn) through the service with a bearer token: a 2 s warm-up, then `seconds`. */
-export async function loadPaths(url: string, token: string, paths: string[], connections: number, seconds: number): Promise<Figures> {
-  const opts = { url, connections, headers: { authorization: `Bearer ${token}` }, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
+export async function loadPaths(url: string, token: string, paths: string[], connections: number, seconds: number, headers: Record<string, string> = {}): Promise<Figures> {
+  const opts = { url, connections, headers: { authorization: `Bearer ${token}`, ...headers }, requests: paths.map((path) => ({ method: 'GET' as const, path })) };
   await autocannon({ ...opts, duration: 2 });
   const r = await autocannon({ ...opts, duration: seconds });
   if (r.non2xx || r.errors) throw new Error(`service answered ${r.non2xx} non-2xx and ${r.errors} errors`);

@@ -49,7 +49,7 @@ const HISTORY_PAGES = 20;
 const DAY_MS = 86_400_000;
 
 type TitleRow = { id: string; type: 'movie' | 'show'; movie_db_id: number };
-type Seeded = { userId: string; token: string; detailTitles: TitleRow[] };
+type Seeded = { userId: string; clientId: string; token: string; detailTitles: TitleRow[] };
 
 /** A user with a heavy library, written through the core write paths (lists and title state by SQL). */
 export async function seedUser(db: Database, databaseUrl: string): Promise<Seeded> {
@@ -114,7 +114,7 @@ export async function seedUser(db: Database, databaseUrl: string): Promise<Seede
     text: `select id, type, movie_db_id from title where id = any($1::bigint[]) order by id`,
     params: [[...shows.slice(0, DETAIL_TITLES / 2), ...movies.slice(0, DETAIL_TITLES / 2).map((m) => String(m.id))]],
   });
-  return { userId: user.id, token, detailTitles };
+  return { userId: user.id, clientId: app.client_id, token, detailTitles };
 }
 
 /** `count` distinct titles drawn uniformly from the whole catalog, in random order (a new draw each run). */

@@ -23,6 +23,7 @@ import { benchStartup, printStartup, startupSection } from './startup.ts';
 import { benchSync, printSync, syncSection } from './sync.ts';
 import { benchPlayback, playbackSection, printPlayback } from './playback.ts';
 import { benchRatings, printRatings, ratingsSection } from './ratings.ts';
+import { benchTrakt, printTrakt, traktSection } from './trakt.ts';
 import { benchWebApp, printWebApp, webAppSection } from './web-app.ts';
 import { benchDatabaseUrl, root, takeServicePeaks } from './lib.ts';
 import { describeMachine, renderMarkdown, type Run, type Section } from './report.ts';
@@ -51,6 +52,7 @@ const benches: Bench[] = [
   bench('collection', 'Collection', benchCollection, printCollection, collectionSection),
   bench('library', 'Library', benchLibrary, printLibrary, librarySection),
   bench('ratings', 'Ratings and favourites', benchRatings, printRatings, ratingsSection),
+  bench('trakt', 'Trakt-compatible API', benchTrakt, printTrakt, traktSection),
   bench('lists', 'Lists', benchLists, printLists, listsSection),
   bench('playback', 'Playback', benchPlayback, printPlayback, playbackSection),
   bench('sync', 'Sync', benchSync, printSync, syncSection),
