@@ -42,7 +42,8 @@ const postJson = (path: string, body: string) =>
 
 describe('a body that is not flat parameters', () => {
   it('is 400 invalid_request in the envelope on every POST provider and page route, never a 500', async () => {
-    const posts = expressRoutes(app).filter((r) => r.method === 'POST');
+    // The Trakt-compatible API is a JSON API of its own (test/trakt-facade.test.ts walks its bodies).
+    const posts = expressRoutes(app).filter((r) => r.method === 'POST' && !r.template.startsWith('/trakt/'));
     const paths = [...new Set(posts.map((r) => instantiate(r.template)))];
     // The walk reaches the provider's endpoints, the shims, the consent and sign-in forms and the account pages.
     for (const path of [

@@ -7,6 +7,8 @@ import { startTestApp, type TestApp } from './helpers/app.ts';
 import { call } from './helpers/http.ts';
 import { member, type Member } from './helpers/seed.ts';
 import { trakt } from './helpers/trakt.ts';
+import { SCOPES } from '../src/core/apps/scopes.ts';
+import { TRAKT_ROUTES } from '../src/trakt/routes/index.ts';
 
 let app: TestApp;
 let alice: Member;
@@ -53,6 +55,24 @@ describe('trakt-api-key and the token', () => {
     expect(res.status).toBe(404);
     expect(res.body).toEqual({ error: 'not_found', error_description: expect.any(String) });
     expect(res.headers.get('x-service-request-id')).toMatch(/^req_/);
+  });
+});
+
+describe('bodies a fuzzer sends', () => {
+  it('every write route answers JSON that is not its shape with a 4xx in Trakt\'s body, never a 5xx', async () => {
+    const all = await member(app, 'fuzzer', [...SCOPES]);
+    const writes = TRAKT_ROUTES.filter((r) => r.method !== 'GET');
+    expect(writes.length).toBeGreaterThan(20);
+    const wrong: string[] = [];
+    for (const route of writes) {
+      const path = route.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === 'id' && route.path.startsWith('/users/') ? 'me' : '1'));
+      for (const body of ['"x"', '1', 'true', '["x"]', 'null', '{"a":{"b":1}}', '{"movies":"x","shows":[1],"progress":"x","name":[]}']) {
+        const res = await call(app, `/trakt${path}`, { method: route.method, token: all.token, body, headers: { 'trakt-api-key': all.clientId } });
+        const errorShape = res.status < 400 || (Object.keys(res.body).sort().join() === 'error,error_description' && typeof res.body.error_description === 'string');
+        if (res.status >= 500 || !errorShape) wrong.push(`${route.method} ${path} ${body} -> ${res.status} ${JSON.stringify(res.body).slice(0, 160)}`);
+      }
+    }
+    expect(wrong).toEqual([]);
   });
 });
 
