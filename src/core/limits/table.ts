@@ -60,6 +60,10 @@ const LIMIT_DEFS = [
   // A bucket of our own: the full export reads every row the user has, so a user gets a few an hour,
   // whichever official app asks (core/export).
   { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
+  // Calendar feeds (core/calendar-feed): each fetch renders up to 1,000 events; calendar apps poll every
+  // few hours, a person clicking Refresh a few times more. Rotations are clicks on /settings.
+  { id: 'calendar-feed', surface: 'platform', checkedBy: 'route', routes: ['GET /me/calendar.ics'], endpoint: 'GET /me/calendar.ics (per feed token)', points: 60, seconds: HOUR, key: 'token' },
+  { id: 'calendar-feed-create', surface: 'platform', checkedBy: 'procedure', points: 20, seconds: HOUR, key: 'user' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-trending', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
