@@ -58,7 +58,8 @@ export async function feedCalendar(em: EntityManager, owner: FeedOwner, site: Fe
   const host = new URL(site.baseUrl).hostname;
   const calendar = ical({
     name: `${SERVICE_NAME}: ${owner.username}'s shows`,
-    description: `Episodes of the shows ${owner.username} follows on ${SERVICE_NAME}, from ${FEED_DAYS_BACK} days ago to ${FEED_DAYS_AHEAD} days ahead.`,
+    // No comma: ical-generator writes X-WR-CALDESC unescaped.
+    description: `Episodes of the shows ${owner.username} follows on ${SERVICE_NAME} from ${FEED_DAYS_BACK} days ago to ${FEED_DAYS_AHEAD} days ahead.`,
     prodId: { company: SERVICE_NAME, product: 'Calendar feed', language: 'EN' },
     ttl: FEED_REFRESH_SECONDS,
   });
