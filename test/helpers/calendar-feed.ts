@@ -24,7 +24,7 @@ export function fetchFeed(url: string, headers: Record<string, string> = {}) {
   return request(u.origin, `${u.pathname}${u.search}`, { headers });
 }
 
-export type FeedEvent = { uid: string; summary: string; start: string; startType: string; description: string; url: string; stamp: string };
+type FeedEvent = { uid: string; summary: string; start: string; startType: string; description: string; url: string; stamp: string };
 export type Feed = { properties: Record<string, string>; events: FeedEvent[] };
 
 /** The calendar and its events as ical.js reads them (strict: a document it cannot parse throws). */

@@ -31,7 +31,7 @@ export type FeedSite = { baseUrl: string };
 const pad = (n: number) => String(n).padStart(2, '0');
 
 /** The window of air dates, [from, until), around `now` (UTC days). */
-export function feedWindow(now: Date): { from: string; until: string } {
+function feedWindow(now: Date): { from: string; until: string } {
   const today = Date.parse(`${utcDay(now)}T00:00:00Z`);
   return { from: utcDay(new Date(today - FEED_DAYS_BACK * DAY_MS)), until: utcDay(new Date(today + (FEED_DAYS_AHEAD + 1) * DAY_MS)) };
 }
