@@ -46,7 +46,7 @@ beforeAll(async () => {
   await setAirDates(app, C, { 1: dayFromToday(1) });
   await setAirDates(app, D, { 1: dayFromToday(1) });
   await setAirDates(app, E, { 1: dayFromToday(3) });
-  await sql(app, `update title set name = $2 where type = 'show' and movie_db_id = $1`, [B, 'Law, Order; "Special"\nVictims 🎉']);
+  await sql(app, `update title set name = $2 where type = 'show' and movie_db_id = $1`, [B, 'Law, Order; "Special"\r\nEND:VEVENT\r\nVictims 🎉']);
   await sql(app, `update episode set name = $2 where title_id = (select id from title where type = 'show' and movie_db_id = $1) and season_number = 1 and episode_number = 1`, [B, `Ünïcödé 🎬 ${'long title '.repeat(18).trim()}!`]);
   await ok(platform(app, alice.token, 'PUT', `/show-status/show/${A}`, { status: 'watching' }));
   await ok(platform(app, alice.token, 'POST', '/favourites', { type: 'show', movieDbId: B }));
@@ -73,6 +73,7 @@ describe('the feed', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('content-type')).toBe('text/calendar; charset=utf-8');
     expect(res.headers.get('cache-control')).toBe('private, no-cache');
+    expect(res.headers.get('x-content-type-options')).toBe('nosniff');
     expect(res.headers.get('etag')).toMatch(/^"[A-Za-z0-9_-]{27}"$/);
     const host = new URL(app.url).hostname;
     const feed = parseFeed(res.text);
@@ -86,7 +87,9 @@ describe('the feed', () => {
     const expected = await Promise.all(
       ALICE.map(async (e) => {
         const id = await episodeId(app, e.show, e.episode);
-        return { uid: `episode-${id}@${host}`, summary: `${names.get(e.show)} — ${code(1, e.episode)} ${episodeNames.get(id)}`, start: e.day(), startType: 'date', url: `${app.url}/title/show/${e.show}` };
+        // A line break in a name reads back as \n (iCalendar's one escape for it).
+        const summary = `${names.get(e.show)!.replaceAll('\r\n', '\n')} — ${code(1, e.episode)} ${episodeNames.get(id)}`;
+        return { uid: `episode-${id}@${host}`, summary, start: e.day(), startType: 'date', url: `${app.url}/title/show/${e.show}` };
       }),
     );
     expect(feed.events.map(({ uid, summary, start, startType, url }) => ({ uid, summary, start, startType, url }))).toEqual(expected);
@@ -113,13 +116,14 @@ describe('the feed', () => {
     expect(parseFeed(again.text).events.map((e) => e.uid)).toEqual(parseFeed(first.text).events.map((e) => e.uid));
   });
 
-  it('escapes commas, semicolons, quotes and new lines, and folds long lines at 75 octets without cutting a character', async () => {
+  it('escapes commas, semicolons, quotes and line breaks (no line of a name starts a property), and folds long lines at 75 octets without cutting a character', async () => {
     const res = await fetchFeed(await feedUrl(app, alice.token));
     const event = parseFeed(res.text).events.find((e) => e.url.endsWith(`/${B}`))!;
     const id = await episodeId(app, B, 1);
-    expect(event.summary).toBe(`Law, Order; "Special"\nVictims 🎉 — S01E01 ${episodeNames.get(id)}`);
+    expect(event.summary).toBe(`Law, Order; "Special"\nEND:VEVENT\nVictims 🎉 — S01E01 ${episodeNames.get(id)}`);
     expect(event.summary.length).toBeGreaterThan(200);
-    expect(res.text).toContain('SUMMARY:Law\\, Order\\; "Special"\\nVictims 🎉');
+    expect(res.text).toContain('SUMMARY:Law\\, Order\\; "Special"\\nEND:VEVENT\\nVictims 🎉');
+    expect(res.text.split('\r\n').filter((l) => l === 'END:VEVENT')).toHaveLength(ALICE.length);
     const lines = res.text.split('\r\n');
     expect(lines.every((l) => Buffer.byteLength(l) <= 75)).toBe(true);
     expect(lines.some((l) => l.startsWith(' '))).toBe(true);
@@ -141,6 +145,9 @@ describe('the feed', () => {
     const changed = await fetchFeed(url, { 'if-none-match': '"other"' });
     expect(changed.status).toBe(200);
     expect(changed.text).toBe(first.text);
+    // HEAD: the headers of the feed, no body.
+    const head = await call(app, feedPath(url), { method: 'HEAD' });
+    expect({ status: head.status, etag: head.headers.get('etag'), type: head.headers.get('content-type'), body: head.body }).toEqual({ status: 200, etag, type: 'text/calendar; charset=utf-8', body: {} });
   });
 
   it('drops a show once the user unfollows it, with a new ETag', async () => {

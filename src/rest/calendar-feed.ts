@@ -39,6 +39,8 @@ export function calendarFeed(deps: CalendarFeedDeps): RequestHandler {
       await noteFetched(em, owner).catch((err: unknown) => deps.log.warn({ request_id: req.id, err }, 'calendar feed fetch not recorded'));
       res.setHeader('Content-Type', 'text/calendar; charset=utf-8');
       res.setHeader('Cache-Control', 'private, no-cache');
+      // Titles come from the catalog's provider: a browser opening the URL never reads them as a page.
+      res.setHeader('X-Content-Type-Options', 'nosniff');
       const etag = etagOf(body);
       res.setHeader('ETag', etag);
       if (matchesIfNoneMatch(req.headers['if-none-match'], etag)) {
