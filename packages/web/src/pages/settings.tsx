@@ -3,6 +3,7 @@
 // apps, import, export). Those are plain links: they are pages of the service, outside this app.
 import { Page } from '../ui/page.tsx';
 import { SignedIn } from '../ui/signed-in.tsx';
+import { CalendarFeedSection } from './settings/calendar-feed.tsx';
 import { PreferencesSection } from './settings/preferences-form.tsx';
 import { ProfileSection } from './settings/profile-form.tsx';
 import './settings/settings.css';
@@ -21,6 +22,7 @@ export default function SettingsPage() {
         <div className="settings">
           <ProfileSection />
           <PreferencesSection />
+          <CalendarFeedSection />
           <section aria-labelledby="account-heading" className="card settings-card">
             <h2 id="account-heading">Account</h2>
             <ul className="account-links">
