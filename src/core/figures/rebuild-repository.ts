@@ -151,6 +151,10 @@ export function titleTotals(em: EntityManager, userId: string) {
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'show'), 'integer').as('shows'),
       eb.cast<number>(eb.fn.countAll().filterWhere(eb.ref('t.is_anime')), 'integer').as('anime_titles'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.watches').filterWhere('t.type', '=', 'movie'), eb.lit(0)), 'integer').as('movie_watches'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.minutes').filterWhere('t.type', '=', 'movie'), eb.lit(0)), 'integer').as('movie_minutes'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.watches').filterWhere('t.type', '=', 'show'), eb.lit(0)), 'integer').as('episode_watches'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.minutes').filterWhere('t.type', '=', 'show'), eb.lit(0)), 'integer').as('episode_minutes'),
     ])
     .where('f.user_id', '=', userId)
     .executeTakeFirstOrThrow();

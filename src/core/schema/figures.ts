@@ -20,6 +20,14 @@ export const UserFigures = defineEntity({
     shows: p.integer().default(0),
     episodes: p.integer().default(0),
     animeTitles: p.integer().default(0),
+    /**
+     * Entries and their minutes split by the title's type: of movies, and of episodes (a show's entries).
+     * Each pair sums to `watches` and `minutes`; kept for the reads that split them (Trakt's statistics).
+     */
+    movieWatches: p.integer().default(0),
+    movieMinutes: p.integer().default(0),
+    episodeWatches: p.integer().default(0),
+    episodeMinutes: p.integer().default(0),
     /** Ratings held (every scope). */
     ratings: p.integer().default(0),
     /**
