@@ -30,6 +30,7 @@ import { Migration20261128154454_UpNextFigures } from './Migration20261128154454
 import { Migration20261128184901_LivingCatalog } from './Migration20261128184901_LivingCatalog.ts';
 import { Migration20261128230016_TraktLastActivities } from './Migration20261128230016_TraktLastActivities.ts';
 import { Migration20261129013435_SplitByTitleType } from './Migration20261129013435_SplitByTitleType.ts';
+import { Migration20261129015052_YearTitles } from './Migration20261129015052_YearTitles.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -63,4 +64,5 @@ export const migrationsList = [
   { name: 'Migration20261128184901_LivingCatalog', class: Migration20261128184901_LivingCatalog },
   { name: 'Migration20261128230016_TraktLastActivities', class: Migration20261128230016_TraktLastActivities },
   { name: 'Migration20261129013435_SplitByTitleType', class: Migration20261129013435_SplitByTitleType },
+  { name: 'Migration20261129015052_YearTitles', class: Migration20261129015052_YearTitles },
 ];

@@ -137,6 +137,29 @@ export const UserStreakRun = defineEntity({
 });
 
 /**
+ * Per UTC year and title: the user's entries of the title in that year and their minutes (the year in
+ * review's top titles, read through the index in their order).
+ */
+export const UserYearTitle = defineEntity({
+  name: 'UserYearTitle',
+  primaryKeys: ['user', 'year', 'title'],
+  indexes: [
+    {
+      name: 'user_year_title_top',
+      properties: ['user', 'year', 'watches', 'minutes', 'title'],
+      columns: [{ name: 'user' }, { name: 'year' }, { name: 'watches', sort: 'DESC' }, { name: 'minutes', sort: 'DESC' }, { name: 'title' }],
+    },
+  ],
+  properties: {
+    user: () => p.manyToOne(AppUser).primary().updateRule('no action').deleteRule('cascade'),
+    year: p.integer().primary(),
+    title: () => p.manyToOne(Title).primary().updateRule('no action').deleteRule('cascade'),
+    watches: p.integer(),
+    minutes: p.integer(),
+  },
+});
+
+/**
  * The counts of the ratings, favourites and statuses lists by the filters their pages take: the title's
  * category, the scope, and (statuses only; '' otherwise) the show status.
  */

@@ -9,7 +9,7 @@ import { CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendati
 import { ChangeLog } from './changes.ts';
 import { CollectionItem } from './collection.ts';
 import { CommunityDailyStats } from './community.ts';
-import { UserDayFigures, UserFigures, UserLibraryCount, UserMonthGenre, UserStreakRun, UserTitleFigures } from './figures.ts';
+import { UserDayFigures, UserFigures, UserLibraryCount, UserMonthGenre, UserStreakRun, UserTitleFigures, UserYearTitle } from './figures.ts';
 import { PushDevice } from './devices.ts';
 import { StreamEvent, StreamTicket } from './events.ts';
 import { ImportChunk, ImportRow, ImportRun } from './import.ts';
@@ -29,6 +29,7 @@ export const entities = [
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
+  UserYearTitle,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */
