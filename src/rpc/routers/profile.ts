@@ -82,7 +82,7 @@ export const profileRouter = router({
         tags: ['profile'],
         summary: 'A calendar year of the user\'s watching: totals, top genres and titles, busiest month, day and weekday, longest streak, first and latest watch',
         description:
-          `Needs history:read and ratings:read (403 \`insufficient_scope\` names the first missing). \`year\` is a UTC calendar year from ${FIRST_YEAR} to ${LAST_YEAR} (default: the current one); the figures are as of now, so the current year counts up to now and a later year is empty. ` +
+          `A token without one of the two scopes gets 403 \`insufficient_scope\` naming the first missing. \`year\` is a UTC calendar year from ${FIRST_YEAR} to ${LAST_YEAR} (default: the current one); the figures are as of now, so the current year counts up to now and a later year is empty. ` +
           `Days, weekdays and months are UTC. Watches count rewatches; \`ratings\` counts ratings given (or last changed) in the year. The busiest day is the date with the most watches (ties: more minutes, then the earlier date), with its weekday; the busiest weekday sums the year's days by weekday; the busiest month sums its days. ` +
           `\`topGenres\` holds up to ${TOP_GENRES} genres, \`topTitles\` up to ${TOP_TITLES} titles by watches (a show counts each episode watch), then minutes. \`longestStreak\` counts only the year's days of a run. ` +
           'A year without a watch answers zeros, empty lists and null for busiestMonth, busiestDay, busiestWeekday, longestStreak, firstWatch and lastWatch. Read from the figures kept on write: the cost does not grow with the history.',
