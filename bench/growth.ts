@@ -270,6 +270,8 @@ function endpoints(cursors: Map<Loaded, { history: string; feed: string; ratings
     { name: 'GET /me/connected-apps', path: () => '/me/connected-apps' },
     { name: 'GET /profile/home', path: () => '/profile/home' },
     { name: 'GET /me/community-stats', path: () => '/me/community-stats' },
+    // A whole year of the six the watches span (a sixth of the history).
+    { name: 'GET /me/year-in-review (last year)', path: () => `/me/year-in-review?year=${new Date().getUTCFullYear() - 1}` },
     { name: 'GET /me/history (page 1)', path: () => '/me/history?limit=50' },
     { name: 'GET /me/history (cursor mid-history)', path: (u) => `/me/history?limit=50&cursor=${encodeURIComponent(c(u).history)}` },
     { name: 'GET /me/ratings (page 1)', path: () => '/me/ratings?pageSize=50' },

@@ -5,7 +5,9 @@
 // boundaries in UTC, runs of days), favourites and statuses, one with ratings only and one with nothing,
 // are written through the API; then the database goes back to before the migration (its tables and every
 // figure row gone) and forward again, the way an upgrade runs it, and each user's filled figures must be
-// what rebuildUserFigures makes of their rows.
+// what rebuildUserFigures makes of their rows. Going forward again also runs the later migrations that
+// add figures and fill them from the rows (Up next's columns, the split of the totals by title type), so
+// their fills are held to the same comparison.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrationsList } from '../migrations/index.ts';
 import { SCOPES } from '../src/core/apps/scopes.ts';

@@ -11,8 +11,9 @@
 // split. A few steps send several writes of one user at once (in services mode they race for the locks).
 // Each sequence ends with the write paths its draw left out, so every seed goes through all of them.
 // After every CHECK_EVERY steps and at each sequence's end, each user's kept rows are compared with the
-// rebuilt ones (and the totals, the ratings' counts and Up next's columns with the rows, directly); a
-// difference fails with the seed, the steps of that user since the last check and a diff.
+// rebuilt ones (and the totals, their split between movies and episodes, the ratings' counts and Up
+// next's columns with the rows, directly); a difference fails with the seed, the steps of that user since
+// the last check and a diff.
 //
 // The generator is seeded (mulberry32, the catalog's own): the seed is printed; FIGURES_SEED tries
 // another, FIGURES_SEQUENCES and FIGURES_STEPS make a longer run by hand. Not fast-check: a failing
@@ -121,6 +122,9 @@ async function ok(res: Promise<{ status: number; body: unknown }>, what: string)
   if (answer.status !== 200) throw new Error(`${what} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
   return answer.body as Record<string, unknown>;
 }
+
+/** An entry's minutes, as the figures count them (written out here, so the check does not borrow the rule it checks). */
+const MINUTES = 'coalesce(w.runtime_minutes, e.runtime_minutes, t.runtime_minutes, t.episode_run_time_minutes, 0)';
 
 const entriesOf = (u: Member) => sql<{ id: string; watched_at: Date }>(app, 'select id, watched_at from watch_history where user_id = $1 order by id', [u.userId]);
 
@@ -388,6 +392,17 @@ async function checkAll(where: string): Promise<void> {
     // Independent of the rebuild: the totals count the rows, and the ratings list's counts are the rows'.
     const [held] = await sql<{ watches: number; ratings: number }>(app, 'select (select count(*)::int from watch_history where user_id = $1) as watches, (select count(*)::int from user_rating where user_id = $1) as ratings', [u.userId]);
     expect({ watches: rows.totals.watches, ratings: rows.totals.ratings }).toEqual(held);
+    // The split by title type (Trakt's statistics) counts the rows' entries and minutes of each type.
+    const [split] = await sql<Record<'movie_watches' | 'movie_minutes' | 'episode_watches' | 'episode_minutes', number>>(
+      app,
+      `select coalesce(count(*) filter (where t.type = 'movie'), 0)::int as movie_watches, coalesce(sum(${MINUTES}) filter (where t.type = 'movie'), 0)::int as movie_minutes,
+         coalesce(count(*) filter (where t.type = 'show'), 0)::int as episode_watches, coalesce(sum(${MINUTES}) filter (where t.type = 'show'), 0)::int as episode_minutes
+       from watch_history w join title t on t.id = w.title_id left join episode e on e.id = w.episode_id where w.user_id = $1`,
+      [u.userId],
+    );
+    const { movie_watches, movie_minutes, episode_watches, episode_minutes } = rows.totals;
+    expect({ movie_watches, movie_minutes, episode_watches, episode_minutes }).toEqual(split);
+    expect([movie_watches + episode_watches, movie_minutes + episode_minutes]).toEqual([rows.totals.watches, rows.totals.minutes]);
     const ratingCounts = await sql<{ category: string; scope: string; n: number }>(
       app,
       'select t.category, r.scope, count(*)::int as n from user_rating r join title t on t.id = r.title_id where r.user_id = $1 group by 1, 2 order by 1, 2',

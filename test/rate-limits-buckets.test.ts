@@ -37,6 +37,7 @@ const REQUESTS: Record<string, Send> = {
   calendar: { method: 'GET', path: '/api/platform/v1/calendar', auth: true },
   history: { method: 'GET', path: '/api/platform/v1/me/history', auth: true },
   'up-next': { method: 'GET', path: '/api/platform/v1/me/up-next', auth: true },
+  'year-in-review': { method: 'GET', path: '/api/platform/v1/me/year-in-review', auth: true },
   lists: { method: 'GET', path: '/api/platform/v1/me/lists', auth: true },
   'events-token': { method: 'GET', path: '/api/platform/v1/playback/events', auth: true },
   'sync-changes': { method: 'GET', path: '/api/platform/v1/me/sync/changes', auth: true },

@@ -99,12 +99,18 @@ describe('GET /users/{id}/stats', () => {
     expect(keys(res.body)).toEqual(STATS_KEYS);
     const b = res.body as Record<string, Record<string, unknown>>;
     expect(keys(b.movies)).toEqual(['collected', 'comments', 'minutes', 'plays', 'ratings', 'watched']);
-    expect(b.movies).toMatchObject({ plays: 2, watched: 1, ratings: 1, collected: 0, comments: 0 });
-    expect(b.movies!.minutes).toBeGreaterThan(0);
+    // Minutes as every figure counts them: the episode's runtime, else the show's; the movie's twice.
+    const [runtimes] = await query<{ movie: number; episode: number }>(em(), {
+      text: `select (select runtime_minutes from title where type = 'movie' and movie_db_id = $1) as movie,
+        (select coalesce(e.runtime_minutes, t.runtime_minutes, t.episode_run_time_minutes, 0) from episode e join title t on t.id = e.title_id
+          where t.type = 'show' and t.movie_db_id = $2 and e.season_number = 1 and e.episode_number = 1) as episode`,
+      params: [SPIRITED_AWAY, FIRST_SHOW],
+    });
+    expect(runtimes!.movie).toBeGreaterThan(0);
+    expect(b.movies).toEqual({ plays: 2, watched: 1, minutes: 2 * runtimes!.movie, ratings: 1, collected: 0, comments: 0 });
     expect(b.shows).toEqual({ watched: 1, collected: 0, ratings: 1, comments: 0 });
     expect(b.seasons).toEqual({ ratings: 0, comments: 0 });
-    expect(b.episodes).toMatchObject({ plays: 1, watched: 1, ratings: 1, collected: 0, comments: 0 });
-    expect(typeof b.episodes!.minutes).toBe('number');
+    expect(b.episodes).toEqual({ plays: 1, watched: 1, minutes: runtimes!.episode, ratings: 1, collected: 0, comments: 0 });
     expect(b.network).toEqual({ friends: 0, followers: 0, following: 0 });
     expect(b.ratings).toEqual({ total: 3, distribution: { 1: 0, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0 } });
 

@@ -1,9 +1,11 @@
 // The web app's Stats page in Chromium at a phone's and a desk's size: after watches and a rating logged
 // through the API, the figures say what was logged (watch time, movies, shows, episodes, ratings), the
 // charts carry it in their text alternatives, trophies show their progress by name; axe passes with the
-// charts. Also a user with nothing yet and a visitor.
+// charts. The year in review shows this year, then a previous year picked from its list and a year with
+// nothing, axe passing in the light and the dark theme. Also a user with nothing yet and a visitor.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FIRST_SHOW, member, ok, platform, SPIRITED_AWAY } from './helpers/seed.ts';
+import { bulk } from './helpers/sync-client.ts';
 import { expectGoodPage, openApp, signedInApp, startWebApp, VIEWPORTS, type WebApp } from './helpers/web-app.ts';
 
 /** Polls wait for the page, which a loaded machine can make slow (the default is 1 s). */
@@ -76,6 +78,57 @@ describe.each(VIEWPORTS)('Stats at %o', (viewport) => {
       await expectGoodPage(page);
     } finally {
       await context.close();
+    }
+  });
+
+  it('reviews this year, then a previous year picked from the list and a year with nothing, in both themes', async () => {
+    const m = await member(web.app, `reviewer_${tag}`, SCOPES);
+    const year = new Date().getUTCFullYear();
+    const last = year - 1;
+    // Last year: a movie and two episodes on three days in a row, and a rating; this year: one watch.
+    await ok(bulk(web.app, m.token, 'history', [
+      { movie_db_id: SPIRITED_AWAY, watched_at: `${last}-07-14T20:00:00Z` },
+      { movie_db_id: FIRST_SHOW, season: 1, episode: 1, watched_at: `${last}-07-15T20:00:00Z` },
+      { movie_db_id: FIRST_SHOW, season: 1, episode: 2, watched_at: `${last}-07-16T20:00:00Z` },
+    ]));
+    await ok(bulk(web.app, m.token, 'ratings', [{ movie_db_id: SPIRITED_AWAY, rating: 8, rated_at: `${last}-07-14T22:00:00Z` }]));
+    const now = new Date(Math.max(Date.UTC(year, 0, 1), Date.now() - 60_000)).toISOString();
+    await ok(platform(web.app, m.token, 'POST', '/watch-history', { type: 'movie', movieDbId: SPIRITED_AWAY, watchedAt: now }));
+
+    for (const colorScheme of ['light', 'dark'] as const) {
+      const { context, page } = await signedInApp(web, `reviewer_${tag}`, viewport, '/stats', { colorScheme });
+      try {
+        const review = page.getByRole('region', { name: 'Year in review' });
+        const figure = (y: number, label: string) => review.locator(`dl[aria-label="${y} in figures"] > div`).filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+        const picker = review.getByLabel('Year');
+        expect(await picker.inputValue()).toBe(String(year));
+        await expect.poll(() => figure(year, 'Watches').textContent(), WAIT).toBe('1');
+        expect(await figure(year, 'Movies').textContent()).toBe('1');
+        await expectGoodPage(page);
+
+        await picker.selectOption(String(last));
+        await expect.poll(() => figure(last, 'Watches').textContent(), WAIT).toBe('3');
+        expect(await figure(last, 'Movies').textContent()).toBe('1');
+        expect(await figure(last, 'Episodes').textContent()).toBe('2');
+        expect(await figure(last, 'Days watched').textContent()).toBe('3');
+        expect(await figure(last, 'Ratings given').textContent()).toBe('1');
+        const highlight = (label: string) => review.locator(`dl[aria-label="${last} highlights"] > div`).filter({ has: page.locator('dt', { hasText: new RegExp(`^${label}$`) }) }).locator('dd');
+        expect(await highlight('Busiest month').textContent()).toBe(`July ${last} 3 watches`);
+        expect(await highlight('Longest streak').textContent()).toBe(`3 days July 14, ${last} to July 16, ${last}`);
+        expect(await highlight('First watch').getByRole('link').textContent()).toBe('Spirited Away');
+        expect(await highlight('Last watch').getByRole('link').textContent()).toMatch(/ S1 E2$/);
+        const top = review.getByRole('list', { name: `Most watched in ${last}` }).getByRole('listitem');
+        expect(await top.count()).toBe(2);
+        expect(await review.getByRole('figure', { name: `Top genres of ${last}` }).getByRole('listitem').count()).toBeGreaterThan(0);
+        await expectGoodPage(page);
+
+        // A year with nothing in it says so.
+        await picker.selectOption(String(year - 5));
+        await expect.poll(() => review.getByText(`Nothing watched in ${year - 5}.`).count(), WAIT).toBe(1);
+        await expectGoodPage(page);
+      } finally {
+        await context.close();
+      }
     }
   });
 

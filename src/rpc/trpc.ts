@@ -173,10 +173,10 @@ export function anyScopeProcedure(scopes: readonly Scope[]) {
 }
 
 /**
- * Platform procedures that read across resources (the full export): the token must hold every scope in
- * `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
+ * Platform procedures that read across resources (the full export, the year in review): the token must
+ * hold every scope in `scopes` (403 `insufficient_scope` naming the first it lacks in `required_scope`).
  */
-function allScopesProcedure(scopes: readonly Scope[]) {
+export function allScopesProcedure(scopes: readonly Scope[]) {
   return authenticatedProcedure.meta({ allScopes: scopes }).use(({ ctx, next }) => {
     const missing = scopes.find((s) => !ctx.actor.scopes.has(s));
     if (missing) {

@@ -15,6 +15,7 @@ const KEYS: { [T in Table]: (row: FigureRows[T][number]) => string } = {
   days: (r) => `day ${r.day}`,
   genres: (r) => `${r.month} ${r.genre}`,
   runs: (r) => `run from ${r.first_day}`,
+  yearTitles: (r) => `${r.year} title ${r.title_id}`,
   libraryCounts: (r) => `${r.list}/${r.category}/${r.scope}/${r.status}`,
 };
 

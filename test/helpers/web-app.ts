@@ -36,9 +36,12 @@ export async function startWebApp(opts: { shows?: number; env?: Record<string, s
   };
 }
 
+/** How the browser is set up besides its size: the system's colour scheme (light unless given). */
+type BrowserLook = { colorScheme?: 'light' | 'dark' };
+
 /** A new browser at `viewport` with the app's page open at `path` (not signed in). */
-export async function openApp(web: WebApp, viewport: { width: number; height: number }, path = '/'): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await web.browser.newContext({ viewport, reducedMotion: 'reduce' });
+export async function openApp(web: WebApp, viewport: { width: number; height: number }, path = '/', look: BrowserLook = {}): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await web.browser.newContext({ viewport, reducedMotion: 'reduce', colorScheme: look.colorScheme ?? 'light' });
   const page = await context.newPage();
   await page.goto(`${web.app.url}${path}`);
   return { context, page };
@@ -48,9 +51,9 @@ export async function openApp(web: WebApp, viewport: { width: number; height: nu
  * A new user signed in to the app through the service's sign-in page, in a new browser at `viewport`;
  * the page is back at `path` afterwards. The username is made when it does not exist yet.
  */
-export async function signedInApp(web: WebApp, username: string, viewport: { width: number; height: number }, path = '/'): Promise<{ context: BrowserContext; page: Page }> {
+export async function signedInApp(web: WebApp, username: string, viewport: { width: number; height: number }, path = '/', look: BrowserLook = {}): Promise<{ context: BrowserContext; page: Page }> {
   await makeUser(web.app, username).catch(() => undefined);
-  const { context, page } = await openApp(web, viewport, path);
+  const { context, page } = await openApp(web, viewport, path, look);
   await signInThroughApp(page, username);
   return { context, page };
 }

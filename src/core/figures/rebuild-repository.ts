@@ -6,7 +6,7 @@ import { entryMinutes } from './minutes.ts';
 import { regularEpisodesWatched } from './regular-episodes.ts';
 import { userFigures } from './totals.ts';
 
-const FIGURE_TABLES = ['user_figures', 'user_title_figures', 'user_day_figures', 'user_month_genre', 'user_streak_run'] as const;
+const FIGURE_TABLES = ['user_figures', 'user_title_figures', 'user_day_figures', 'user_month_genre', 'user_streak_run', 'user_year_title'] as const;
 
 export async function dropFigures(tx: EntityManager, userId: string): Promise<void> {
   for (const table of FIGURE_TABLES) await db(tx).deleteFrom(table).where('user_id', '=', userId).execute();
@@ -116,6 +116,43 @@ export async function fillMonthGenres(tx: EntityManager, userId: string): Promis
     .execute();
 }
 
+/**
+ * Per UTC year and title: entries and their minutes. The year is computed in a subquery, so the grouping
+ * names its column (the same expression twice would carry its text parameters twice, and PostgreSQL
+ * would not see them as one).
+ */
+export async function fillYearTitles(tx: EntityManager, userId: string): Promise<void> {
+  const k = db(tx);
+  await k
+    .insertInto('user_year_title')
+    .columns(['user_id', 'year', 'title_id', 'watches', 'minutes'])
+    .expression(
+      k
+        .selectFrom((eb) =>
+          eb
+            .selectFrom('watch_history as w')
+            .innerJoin('title as t', 't.id', 'w.title_id')
+            .leftJoin('episode as e', 'e.id', 'w.episode_id')
+            .select((eb) => [
+              eb.cast<number>(eb.fn('date_part', [eb.val('year'), eb.fn('timezone', [eb.val('UTC'), 'w.watched_at'])]), 'integer').as('year'),
+              'w.title_id',
+              eb.cast<number>(entryMinutes, 'integer').as('minutes'),
+            ])
+            .where('w.user_id', '=', userId)
+            .as('y'),
+        )
+        .select((eb) => [
+          eb.val(userId).as('user_id'),
+          'y.year',
+          'y.title_id',
+          eb.cast<number>(eb.fn.countAll(), 'integer').as('watches'),
+          eb.cast<number>(eb.fn.sum('y.minutes'), 'integer').as('minutes'),
+        ])
+        .groupBy(['y.year', 'y.title_id']),
+    )
+    .execute();
+}
+
 export async function ratingsHeld(em: EntityManager, userId: string): Promise<number> {
   const row = await db(em)
     .selectFrom('user_rating')
@@ -135,6 +172,7 @@ export async function figureRows(em: EntityManager, userId: string) {
     days: await k.selectFrom('user_day_figures').selectAll().where('user_id', '=', userId).orderBy('day').execute(),
     genres: await k.selectFrom('user_month_genre').selectAll().where('user_id', '=', userId).orderBy('month').orderBy('genre').execute(),
     runs: await k.selectFrom('user_streak_run').selectAll().where('user_id', '=', userId).orderBy('first_day').execute(),
+    yearTitles: await k.selectFrom('user_year_title').selectAll().where('user_id', '=', userId).orderBy('year').orderBy('title_id').execute(),
     libraryCounts: await k.selectFrom('user_library_count').selectAll().where('user_id', '=', userId).orderBy('list').orderBy('category').orderBy('scope').orderBy('status').execute(),
   };
 }
@@ -151,6 +189,10 @@ export function titleTotals(em: EntityManager, userId: string) {
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'movie'), 'integer').as('movies'),
       eb.cast<number>(eb.fn.countAll().filterWhere('t.type', '=', 'show'), 'integer').as('shows'),
       eb.cast<number>(eb.fn.countAll().filterWhere(eb.ref('t.is_anime')), 'integer').as('anime_titles'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.watches').filterWhere('t.type', '=', 'movie'), eb.lit(0)), 'integer').as('movie_watches'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.minutes').filterWhere('t.type', '=', 'movie'), eb.lit(0)), 'integer').as('movie_minutes'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.watches').filterWhere('t.type', '=', 'show'), eb.lit(0)), 'integer').as('episode_watches'),
+      eb.cast<number>(eb.fn.coalesce(eb.fn.sum('f.minutes').filterWhere('t.type', '=', 'show'), eb.lit(0)), 'integer').as('episode_minutes'),
     ])
     .where('f.user_id', '=', userId)
     .executeTakeFirstOrThrow();

@@ -7,7 +7,7 @@ import { addScores, islands, noScore, weekOf, weekScore, type DayFigures } from 
 import { daysBetween, insertRuns } from './days-repository.ts';
 import { rebuildLibraryCounts } from './library-counts.ts';
 import { lockTitleStates } from './lock.ts';
-import { dropFigures, fillDayFigures, fillMonthGenres, fillTitleFigures, ratingsHeld, titleTotals } from './rebuild-repository.ts';
+import { dropFigures, fillDayFigures, fillMonthGenres, fillTitleFigures, fillYearTitles, ratingsHeld, titleTotals } from './rebuild-repository.ts';
 import { refreshCompletionWindows, refreshFurthestEpisodes } from './titles-repository.ts';
 import { addUserFigures } from './totals.ts';
 
@@ -20,6 +20,7 @@ export function rebuildUserFigures(em: EntityManager, userId: string): Promise<v
     await refreshFurthestEpisodes(tx, titles, userId);
     await fillDayFigures(tx, userId);
     await fillMonthGenres(tx, userId);
+    await fillYearTitles(tx, userId);
     const days = await daysBetween(tx, userId, '-infinity', 'infinity');
     await insertRuns(tx, userId, islands(days.filter((d) => d.watches > 0).map((d) => d.day)));
     const weeks = new Map<string, DayFigures[]>();

@@ -1,7 +1,7 @@
 // The per-title figures (user_title_figures) and the totals that follow from them: a change of entries
 // recounts only the titles it touched, from the user's entries of those titles, and adds the difference
-// to the totals (entries, minutes, different episodes, and a title counted once among movies, shows and
-// anime while it has an entry).
+// to the totals (entries, minutes, different episodes, a title counted once among movies, shows and
+// anime while it has an entry, and the entries and minutes of movies apart from those of episodes).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { addUserFigures, type TotalsDelta } from './totals.ts';
 import { countedTitleFigures, deleteTitleFigures, keptTitleFigures, refreshCompletionWindows, refreshFurthestEpisodes, titleKinds, upsertTitleFigures, type CountedTitleFigures } from './titles-repository.ts';
@@ -14,7 +14,7 @@ export async function refreshTitleFigures(tx: EntityManager, userId: string, tit
   if (titleIds.length === 0) return;
   const kept = new Map<string, Counted>((await keptTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
   const counted = new Map<string, CountedTitleFigures>((await countedTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
-  const delta: TotalsDelta = { watches: 0, minutes: 0, episodes: 0, movies: 0, shows: 0, anime_titles: 0 };
+  const delta: TotalsDelta = {};
   const add = (k: keyof TotalsDelta, n: number) => (delta[k] = (delta[k] ?? 0) + n);
   for (const t of await titleKinds(tx, titleIds)) {
     const was = kept.get(t.id) ?? NONE;
@@ -22,6 +22,10 @@ export async function refreshTitleFigures(tx: EntityManager, userId: string, tit
     add('watches', is.watches - was.watches);
     add('minutes', is.minutes - was.minutes);
     add('episodes', is.episodes - was.episodes);
+    // A show's entries are its episodes' (the split Trakt's statistics read).
+    const split = t.type === 'movie' ? 'movie' : 'episode';
+    add(`${split}_watches`, is.watches - was.watches);
+    add(`${split}_minutes`, is.minutes - was.minutes);
     const held = Number(is.watches > 0) - Number(was.watches > 0);
     add(t.type === 'movie' ? 'movies' : 'shows', held);
     if (t.is_anime) add('anime_titles', held);

@@ -6,7 +6,10 @@ import type { Tables } from '../schema/index.ts';
 
 type Totals = Omit<Tables['user_figures'], 'user_id'>;
 export type TotalsDelta = Partial<Record<keyof Totals, number>>;
-export const TOTAL_FIELDS = ['watches', 'minutes', 'movies', 'shows', 'episodes', 'anime_titles', 'ratings', 'challenges', 'xp', 'watch_challenges', 'watch_xp', 'rating_challenges', 'rating_xp'] as const satisfies readonly (keyof Totals)[];
+export const TOTAL_FIELDS = [
+  'watches', 'minutes', 'movies', 'shows', 'episodes', 'anime_titles', 'movie_watches', 'movie_minutes', 'episode_watches', 'episode_minutes',
+  'ratings', 'challenges', 'xp', 'watch_challenges', 'watch_xp', 'rating_challenges', 'rating_xp',
+] as const satisfies readonly (keyof Totals)[];
 
 export async function addUserFigures(tx: EntityManager, userId: string, delta: TotalsDelta): Promise<void> {
   const fields = TOTAL_FIELDS.filter((f) => (delta[f] ?? 0) !== 0);

@@ -1,5 +1,5 @@
 // What a change of history entries moves in the kept figures: the days (entries, movie and episode
-// entries, minutes), this month's genres, the titles touched and the totals. The one entry for every
+// entries, minutes), this month's genres, each year's titles, the titles touched and the totals. The one entry for every
 // writer of watch_history (logging, edits, deletes), called in the writer's transaction after the rows
 // are written, with the rows added (+1) and removed (-1); an edit of the time is one of each.
 import type { EntityManager } from '@mikro-orm/postgresql';
@@ -7,6 +7,7 @@ import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
 import { lockTitleStates } from './lock.ts';
 import { addMonthGenres, watchFacts } from './watches-repository.ts';
 import { refreshTitleFigures } from './titles.ts';
+import { addYearTitles, type YearTitleDelta } from './year-titles-repository.ts';
 
 export type WatchRowChange = { titleId: string; episodeId: string | null; watchedAt: Date | string; runtimeMinutes: number | null; sign: 1 | -1 };
 
@@ -16,6 +17,7 @@ export async function applyWatchFigures(tx: EntityManager, userId: string, chang
   const facts = await watchFacts(tx, changes);
   const days: DayDelta[] = [];
   const genres = new Map<string, { month: string; genre: string; watches: number }>();
+  const yearTitles = new Map<string, YearTitleDelta>();
   for (const f of facts) {
     const c = changes[f.idx]!;
     const day = utcDayOf(c.watchedAt);
@@ -27,8 +29,14 @@ export async function applyWatchFigures(tx: EntityManager, userId: string, chang
       g.watches += c.sign;
       genres.set(key, g);
     }
+    const year = Number(day.slice(0, 4));
+    const yt = yearTitles.get(`${year}/${c.titleId}`) ?? { year, title_id: c.titleId, watches: 0, minutes: 0 };
+    yt.watches += c.sign;
+    yt.minutes += c.sign * f.minutes;
+    yearTitles.set(`${year}/${c.titleId}`, yt);
   }
   await applyDayDeltas(tx, userId, days);
   await addMonthGenres(tx, userId, [...genres.values()].filter((g) => g.watches !== 0));
+  await addYearTitles(tx, userId, [...yearTitles.values()].filter((y) => y.watches !== 0 || y.minutes !== 0));
   await refreshTitleFigures(tx, userId, [...new Set(changes.map((c) => c.titleId))]);
 }

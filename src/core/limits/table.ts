@@ -50,6 +50,9 @@ const LIMIT_DEFS = [
   { id: 'history', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   // A bucket of our own, the size of the history reads': Up next is a page of the user's shows.
   { id: 'up-next', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  // A bucket of our own, the calendar's size: a year in review is some ten bounded reads, asked for a year
+  // at a time (a person going through the years).
+  { id: 'year-in-review', surface: 'platform', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'app_user' },
   { id: 'lists', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'playback', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: 5 * MINUTE, key: 'user' },
   { id: 'events-token', surface: 'platform', checkedBy: 'route', routes: ['GET /playback/events'], endpoint: 'GET /playback/events (per token)', points: 20, seconds: MINUTE, key: 'token' },

@@ -21,13 +21,13 @@ export function monthGenreCounts(em: EntityManager, userId: string, month: strin
   return db(em).selectFrom('user_month_genre').select(['genre', 'watches']).where('user_id', '=', userId).where('month', '=', month).execute();
 }
 
-/** Entries after `after` and before `before`: their time, title type and genres, and minutes. */
+/** Entries after `after` and before `before`: their time, title, its type and genres, and minutes. */
 export function entriesBetween(em: EntityManager, userId: string, after: Date, before: Date) {
   return db(em)
     .selectFrom('watch_history as w')
     .innerJoin('title as t', 't.id', 'w.title_id')
     .leftJoin('episode as e', 'e.id', 'w.episode_id')
-    .select((eb) => ['w.watched_at', 't.type', 't.genres', eb.cast<number>(entryMinutes, 'integer').as('minutes')])
+    .select((eb) => ['w.watched_at', 'w.title_id', 't.type', 't.genres', eb.cast<number>(entryMinutes, 'integer').as('minutes')])
     .where('w.user_id', '=', userId)
     .where('w.watched_at', '>', after)
     .where('w.watched_at', '<', before)
@@ -39,13 +39,14 @@ export function ratingsBetween(em: EntityManager, userId: string, after: Date, b
   return db(em).selectFrom('user_rating').select('rated_at').where('user_id', '=', userId).where('rated_at', '>', after).where('rated_at', '<', before).execute();
 }
 
-/** The kept genre counts of the months from `fromMonth` (a first day) on, summed per genre. */
-export function genreCountsFrom(em: EntityManager, userId: string, fromMonth: string) {
+/** The kept genre counts of the months from `fromMonth` (a first day) on, up to `toMonth` when given, summed per genre. */
+export function genreCountsFrom(em: EntityManager, userId: string, fromMonth: string, toMonth?: string) {
   return db(em)
     .selectFrom('user_month_genre')
     .select((eb) => ['genre', eb.cast<number>(eb.fn.sum('watches'), 'integer').as('watches')])
     .where('user_id', '=', userId)
     .where('month', '>=', fromMonth)
+    .$if(toMonth !== undefined, (q) => q.where('month', '<=', toMonth!))
     .groupBy('genre')
     .execute();
 }

@@ -20,6 +20,14 @@ export const UserFigures = defineEntity({
     shows: p.integer().default(0),
     episodes: p.integer().default(0),
     animeTitles: p.integer().default(0),
+    /**
+     * Entries and their minutes split by the title's type: of movies, and of episodes (a show's entries).
+     * Each pair sums to `watches` and `minutes`; kept for the reads that split them (Trakt's statistics).
+     */
+    movieWatches: p.integer().default(0),
+    movieMinutes: p.integer().default(0),
+    episodeWatches: p.integer().default(0),
+    episodeMinutes: p.integer().default(0),
     /** Ratings held (every scope). */
     ratings: p.integer().default(0),
     /**
@@ -125,6 +133,29 @@ export const UserStreakRun = defineEntity({
     firstDay: p.date().primary(),
     lastDay: p.date(),
     days: p.integer(),
+  },
+});
+
+/**
+ * Per UTC year and title: the user's entries of the title in that year and their minutes (the year in
+ * review's top titles, read through the index in their order).
+ */
+export const UserYearTitle = defineEntity({
+  name: 'UserYearTitle',
+  primaryKeys: ['user', 'year', 'title'],
+  indexes: [
+    {
+      name: 'user_year_title_top',
+      properties: ['user', 'year', 'watches', 'minutes', 'title'],
+      columns: [{ name: 'user' }, { name: 'year' }, { name: 'watches', sort: 'DESC' }, { name: 'minutes', sort: 'DESC' }, { name: 'title' }],
+    },
+  ],
+  properties: {
+    user: () => p.manyToOne(AppUser).primary().updateRule('no action').deleteRule('cascade'),
+    year: p.integer().primary(),
+    title: () => p.manyToOne(Title).primary().updateRule('no action').deleteRule('cascade'),
+    watches: p.integer(),
+    minutes: p.integer(),
   },
 });
 

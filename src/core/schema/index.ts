@@ -10,7 +10,7 @@ import { CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendati
 import { ChangeLog } from './changes.ts';
 import { CollectionItem } from './collection.ts';
 import { CommunityDailyStats } from './community.ts';
-import { UserDayFigures, UserFigures, UserLibraryCount, UserMonthGenre, UserStreakRun, UserTitleFigures } from './figures.ts';
+import { UserDayFigures, UserFigures, UserLibraryCount, UserMonthGenre, UserStreakRun, UserTitleFigures, UserYearTitle } from './figures.ts';
 import { PushDevice } from './devices.ts';
 import { StreamEvent, StreamTicket } from './events.ts';
 import { ImportChunk, ImportRow, ImportRun } from './import.ts';
@@ -31,6 +31,7 @@ export const entities = [
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
   CalendarFeed,
+  UserYearTitle,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */

@@ -1,5 +1,6 @@
 // Stats: the signed-in person's figures (watch time, movies, shows, episodes, ratings, streaks, XP), this
-// month's, the last twelve months as charts, this week's challenges, and trophies with their progress.
+// month's, the last twelve months as charts, a calendar year in review (any year, picked), this week's
+// challenges, and trophies with their progress.
 // Every figure is read from what the service keeps on write, so the page costs the same for any history.
 import { useQuery } from '@tanstack/react-query';
 import type { ReactNode } from 'react';
@@ -8,8 +9,10 @@ import { Page } from '../ui/page.tsx';
 import { SignedIn } from '../ui/signed-in.tsx';
 import { ErrorNote, Loading } from '../ui/states.tsx';
 import { YearCharts } from './stats-charts.tsx';
+import { Figures } from './stats-figures.tsx';
 import { count, duration, plural } from './stats-format.ts';
 import { Challenges, Trophies } from './stats-trophies.tsx';
+import { YearInReview } from './stats-year.tsx';
 
 export default function StatsPage() {
   return (
@@ -27,19 +30,6 @@ function Section({ id, title, children }: { id: string; title: string; children:
       <h2 id={id}>{title}</h2>
       {children}
     </section>
-  );
-}
-
-function Figures({ items }: { items: Array<[string, string]> }) {
-  return (
-    <dl className="figures">
-      {items.map(([label, value]) => (
-        <div key={label} className="card">
-          <dt>{label}</dt>
-          <dd>{value}</dd>
-        </div>
-      ))}
-    </dl>
   );
 }
 
@@ -94,6 +84,9 @@ function Stats() {
       </Section>
       <Section id="stats-year" title="The last 12 months">
         {stats.isPending ? <Loading label="Loading the charts" rows={3} /> : stats.isError ? <ErrorNote error={stats.error} onRetry={() => void stats.refetch()} /> : <YearCharts stats={stats.data} />}
+      </Section>
+      <Section id="stats-review" title="Year in review">
+        <YearInReview />
       </Section>
       <Section id="stats-challenges" title="This week’s challenges">
         {community.isPending ? (
