@@ -27,6 +27,7 @@ import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import { liveEvents } from './live-events.ts';
+import { mediaServerHooks } from './media-server-hooks.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
 import type { Context, SyncCommitHook } from '../rpc/trpc.ts';
@@ -101,6 +102,8 @@ export function createApp(deps: AppDeps): Express {
   const procedureDeps = { ...deps, openStream };
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
   if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
+  // Media servers' webhooks (Plex, Jellyfin, Emby) for the users' receivers: their own body reading and bucket.
+  app.use(mediaServerHooks({ orm: deps.orm, log, limits: deps.limits }));
   const trakt = deps.trakt?.((req, res) => createContext(procedureDeps, req, res, 'trpc'));
   if (trakt) app.use(trakt.router);
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, procedureDeps));

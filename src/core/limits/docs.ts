@@ -11,6 +11,7 @@ const PER: Record<Limit['key'], string> = {
   token: 'access token',
   app: 'app, all users',
   account: 'account (username)',
+  receiver: 'media-server receiver',
 };
 
 export function windowText(seconds: number): string {

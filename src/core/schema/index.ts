@@ -16,6 +16,7 @@ import { ImportChunk, ImportRow, ImportRun } from './import.ts';
 import { JobRun } from './job-runs.ts';
 import { UserRating, UserTitleState, WatchHistory } from './library.ts';
 import { List, ListItem, ListLike, ListMember } from './lists.ts';
+import { MediaServerDeferred, MediaServerPlay, MediaServerReceiver } from './media-servers.ts';
 import { Notification, NotificationPreference } from './notifications.ts';
 import { ContinueWatching, PlaybackEventReceipt, PlaybackSession } from './playback.ts';
 import { UserPreferences } from './profile.ts';
@@ -29,6 +30,7 @@ export const entities = [
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
+  MediaServerReceiver, MediaServerPlay, MediaServerDeferred,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */
