@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { query } from '../src/core/db/sql.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
 import { changesOf } from './helpers/change-log.ts';
+import { until } from './helpers/wait.ts';
 import { createReceiver, fixture, patched, postEmbyForm, postJson, postPlex, THUMB, type Created, type HookAnswer } from './helpers/media-servers.ts';
 import { FIRST_SHOW, member, ok, platform, seedCatalog, SPIRITED_AWAY, type Member } from './helpers/seed.ts';
 
@@ -42,7 +43,12 @@ async function expectFeed(m: Member) {
     ['history', 'upsert'],
     ['playback', 'delete'],
   ]);
-  const served = (await ok(platform(app, m.token, 'GET', '/me/sync/changes?resources=history'))).changes as Array<Record<string, unknown>>;
+  // The feed serves a change once no older transaction is open anywhere (the database is shared in services mode).
+  let served: Array<Record<string, unknown>> = [];
+  await until('the watch in the change feed', async () => {
+    served = (await ok(platform(app, m.token, 'GET', '/me/sync/changes?resources=history'))).changes as Array<Record<string, unknown>>;
+    return served.length > 0;
+  });
   expect(served).toEqual([expect.objectContaining({ resource: 'history', op: 'upsert', data: expect.objectContaining({ movieDbId: SPIRITED_AWAY }) })]);
 }
 

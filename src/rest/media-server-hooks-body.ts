@@ -11,9 +11,9 @@ import { ApiError } from '../core/errors.ts';
 import { refuseDeepJson } from './json-depth.ts';
 
 /** A whole webhook request: room for Plex's thumbnail, which is read past and never kept. */
-export const HOOK_BODY_LIMIT = 1024 * 1024;
+const HOOK_BODY_LIMIT = 1024 * 1024;
 /** The JSON of a webhook (Plex's metadata of a movie with its whole cast is a few tens of KiB). */
-export const HOOK_PAYLOAD_LIMIT = 256 * 1024;
+const HOOK_PAYLOAD_LIMIT = 256 * 1024;
 const DEADLINE_MS = 10_000;
 /** The form fields that carry the JSON: Plex's, then Emby's. */
 const PAYLOAD_FIELDS = ['payload', 'data'];

@@ -21,6 +21,7 @@ const TAGS: Record<'platform' | 'public', Tag[]> = {
     { name: 'notifications', description: 'The notification inbox, unread count, marking read, and preferences per kind.' },
     { name: 'trophies', description: 'Trophies earned from history, ratings and lists, with progress and totals.' },
     { name: 'push devices', description: 'Mobile push registrations. Official apps only (others get 403 `first_party_only`).' },
+    { name: 'media servers', description: 'Receivers: secret webhook URLs that Plex, Jellyfin and Emby post their playback to, recorded as this user\'s playback events.' },
   ],
   public: [
     { name: 'catalog', description: 'Search, discover and trending titles of the public catalog.' },

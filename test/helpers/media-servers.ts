@@ -5,7 +5,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { TestApp } from './app.ts';
-import { request } from './http.ts';
 import { platform } from './seed.ts';
 
 const FIXTURES = path.resolve(import.meta.dirname, '../fixtures/media-servers');
@@ -64,9 +63,4 @@ export async function createReceiver(app: Pick<TestApp, 'url'>, token: string, b
   const res = await platform(app, token, 'POST', '/me/media-server-hooks', body);
   if (res.status !== 200) throw new Error(`receiver not created: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body as Created;
-}
-
-/** A raw request to a hook path (method and body as given), for answers that are not the route's. */
-export function hookRequest(app: Pick<TestApp, 'url'>, pathname: string, init: { method?: string; body?: string; headers?: Record<string, string> } = {}) {
-  return request(app, pathname, { method: init.method ?? 'POST', ...(init.body !== undefined ? { body: init.body } : {}), headers: init.headers ?? {} });
 }

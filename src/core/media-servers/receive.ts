@@ -25,7 +25,7 @@ export type HookOutcome =
   | { outcome: 'ignored'; reason: IgnoredReason | PlaybackIgnored | 'playback_state_conflict' };
 
 /** Who a receiver's events act as. */
-export const mediaServerClientId = (kind: MediaServerKind) => `media-server:${kind}`;
+const mediaServerClientId = (kind: MediaServerKind) => `media-server:${kind}`;
 
 /**
  * A server's time of an event is believed from a day before ours to a few minutes after; outside that
