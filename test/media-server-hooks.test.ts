@@ -121,6 +121,14 @@ describe('Plex', () => {
     expect(await history(m)).toHaveLength(1);
   });
 
+  it('the same events sent twice at once are each one event: one history entry', async () => {
+    const { m, receiver } = await household();
+    const twice = async (p: Record<string, unknown>) => (await Promise.all([postPlex(receiver.urls.plex, p), postPlex(receiver.urls.plex, p)])).map((a) => a.body.outcome).sort();
+    expect(await twice(movie('media.play', 0))).toEqual(['duplicate', 'recorded']);
+    expect(await twice(movie('media.stop', 7_000_000))).toEqual(['duplicate', 'recorded']);
+    expect(await history(m)).toHaveLength(1);
+  });
+
   it('library.new and a music track are answered 200 ignored, and counted', async () => {
     const { m, receiver } = await household();
     expectOutcome(await postPlex(receiver.urls.plex, fixture('plex-library-new'), THUMB), 'ignored', 'event_not_tracked');

@@ -10,7 +10,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { transaction } from '../db/transaction.ts';
 import { randomBase64url } from '../security/random.ts';
-import { deleteIdlePlays, selectPlayForUpdate, upsertPlay } from './repository.ts';
+import { deleteIdlePlays, lockPlay, selectPlay, upsertPlay } from './repository.ts';
 import type { ServerEvent } from './server-event.ts';
 
 /** A start joins the current playback only when that playback had an event this recently. */
@@ -35,7 +35,8 @@ export async function decidePlay(em: EntityManager, receiverId: string, e: Serve
   const playKey = digest([e.kind, server, account, player, item, session ?? '']);
   const fingerprint = `${e.event}@${e.positionSeconds ?? '-'}`;
   return transaction(em, async (tx) => {
-    const row = await selectPlayForUpdate(tx, receiverId, playKey);
+    await lockPlay(tx, receiverId, playKey);
+    const row = await selectPlay(tx, receiverId, playKey);
     const ongoing = row !== undefined && !row.ended && !row.watched && Date.now() - row.updated_at.getTime() < ONGOING_MS;
     const sameSession = row !== undefined && (row.last_fingerprint === fingerprint || e.action !== 'start' || ongoing);
     const sessionId = sameSession ? row.session_id : `${e.kind}-${randomBase64url(12)}`;

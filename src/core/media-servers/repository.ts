@@ -86,14 +86,22 @@ export async function countEvent(em: EntityManager, id: string, kind: MediaServe
 
 export type PlayRow = { session_id: string; last_fingerprint: string; ended: boolean; watched: boolean; updated_at: Date };
 
-/** The play, locked until the transaction ends (events of one play are decided one at a time). */
-export function selectPlayForUpdate(tx: EntityManager, receiverId: string, playKey: string): Promise<PlayRow | undefined> {
+/**
+ * Takes the transaction-scoped advisory lock of one play: its events are decided one at a time, the
+ * first two of a play the receiver has no row of yet included.
+ */
+export async function lockPlay(tx: EntityManager, receiverId: string, playKey: string): Promise<void> {
+  await db(tx)
+    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`media_server_play:${receiverId}:${playKey}`), eb.lit(0)])]).as('locked'))
+    .execute();
+}
+
+export function selectPlay(tx: EntityManager, receiverId: string, playKey: string): Promise<PlayRow | undefined> {
   return db(tx)
     .selectFrom('media_server_play')
     .select(['session_id', 'last_fingerprint', 'ended', 'watched', 'updated_at'])
     .where('receiver_id', '=', receiverId)
     .where('play_key', '=', playKey)
-    .forUpdate()
     .executeTakeFirst();
 }
 
