@@ -29,6 +29,7 @@ import { Migration20261128123533_LibraryPageIndexes } from './Migration202611281
 import { Migration20261128154454_UpNextFigures } from './Migration20261128154454_UpNextFigures.ts';
 import { Migration20261128184901_LivingCatalog } from './Migration20261128184901_LivingCatalog.ts';
 import { Migration20261128230016_TraktLastActivities } from './Migration20261128230016_TraktLastActivities.ts';
+import { Migration20261129013612_CalendarFeed } from './Migration20261129013612_CalendarFeed.ts';
 import { Migration20261129013946_MediaServerHooks } from './Migration20261129013946_MediaServerHooks.ts';
 
 export const migrationsList = [
@@ -62,5 +63,6 @@ export const migrationsList = [
   { name: 'Migration20261128154454_UpNextFigures', class: Migration20261128154454_UpNextFigures },
   { name: 'Migration20261128184901_LivingCatalog', class: Migration20261128184901_LivingCatalog },
   { name: 'Migration20261128230016_TraktLastActivities', class: Migration20261128230016_TraktLastActivities },
+  { name: 'Migration20261129013612_CalendarFeed', class: Migration20261129013612_CalendarFeed },
   { name: 'Migration20261129013946_MediaServerHooks', class: Migration20261129013946_MediaServerHooks },
 ];

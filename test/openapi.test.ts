@@ -99,7 +99,9 @@ describe.each([
     for (const { route, op } of operations(doc)) {
       let answers = 0;
       for (const [status, response] of Object.entries(op.responses)) {
-        if (status.startsWith('3')) {
+        // A 304 (the calendar feed) sends no body and goes nowhere: its ETag is what it says.
+        if (status === '304') expect(response.headers?.ETag, `${route} 304 ETag`).toBeDefined();
+        else if (status.startsWith('3')) {
           expect(response.headers?.Location?.example, `${route} ${status} Location`).toEqual(expect.any(String));
           answers++;
         }
@@ -173,7 +175,7 @@ describe('security of the platform document', () => {
   it('has one oauth2 scheme: PKCE code flow at the endpoints the server announces (RFC 8414), the 16 scopes, the device flow', async () => {
     const meta = (await (await fetch(`${app.url}/.well-known/oauth-authorization-server`)).json()) as Record<string, unknown>;
     const schemes = doc.components.securitySchemes!;
-    expect(Object.keys(schemes).sort()).toEqual(['eventsTicket', 'oauth2']);
+    expect(Object.keys(schemes).sort()).toEqual(['calendarFeedToken', 'eventsTicket', 'oauth2']);
     const oauth2 = schemes.oauth2 as { type: string; flows: Record<string, Record<string, unknown>>; 'x-device-authorization': Record<string, unknown> };
     expect(oauth2.type).toBe('oauth2');
     expect(Object.keys(oauth2.flows)).toEqual(['authorizationCode']);
@@ -202,6 +204,9 @@ describe('security of the platform document', () => {
     // Any other resource is a 404, for a token that could write one of the three.
     expect(of('POST /sync/{resource}').security).toEqual([{ oauth2: ['history:write'] }, { oauth2: ['ratings:write'] }, { oauth2: ['lists:write'] }]);
     expect(of('GET /playback/events').security).toEqual([{ oauth2: ['events:read'] }, { eventsTicket: [] }]);
+    // The calendar feed: its own token only, no access token.
+    expect(of('GET /me/calendar.ics').security).toEqual([{ calendarFeedToken: [] }]);
+    expect(of('GET /me/calendar.ics').description).toMatch(/^\*\*No access token: the token of its own URL\.\*\*/);
     expect(of('POST /lists').description).toMatch(/^\*\*Scope: `lists:write`\.\*\*/);
     // The full export reads every resource: one requirement naming all the read scopes it needs.
     expect(of('GET /me/export').security).toEqual([{ oauth2: [...EXPORT_SCOPES] }]);
@@ -212,7 +217,7 @@ describe('security of the platform document', () => {
     for (const { route, op } of operations(doc)) {
       for (const requirement of op.security!) {
         for (const [scheme, scopes] of Object.entries(requirement)) {
-          expect(['oauth2', 'eventsTicket'], route).toContain(scheme);
+          expect(['oauth2', 'eventsTicket', 'calendarFeedToken'], route).toContain(scheme);
           if (route !== 'GET /me/export') expect(scopes.length, route).toBeLessThanOrEqual(1);
           for (const scope of scopes) expect(SCOPES, route).toContain(scope);
         }

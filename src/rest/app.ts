@@ -25,6 +25,8 @@ import { noRoute, refuseVariantPath, routeStrictly } from './routing.ts';
 import { metricsEndpoint, requestMetrics } from './metrics.ts';
 import type { Drain } from './drain.ts';
 import { EVENTS_PATH, playbackEvents } from './sse.ts';
+import { calendarFeed } from './calendar-feed.ts';
+import { CALENDAR_FEED_PATH } from '../core/calendar-feed/service.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import { liveEvents } from './live-events.ts';
 import { mediaServerHooks } from './media-server-hooks.ts';
@@ -102,6 +104,8 @@ export function createApp(deps: AppDeps): Express {
   const procedureDeps = { ...deps, openStream };
   // Server-sent events are an Express route (the facade has no subscriptions), before the facade.
   if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
+  // The calendar feed: iCalendar text, which the facade cannot answer (rest/calendar-feed.ts).
+  app.get(`${PLATFORM_BASE}${CALENDAR_FEED_PATH}`, calendarFeed({ orm: deps.orm, log, baseUrl: config.baseUrl, limits: deps.limits }));
   // Media servers' webhooks (Plex, Jellyfin, Emby) for the users' receivers: their own body reading and bucket.
   app.use(mediaServerHooks({ orm: deps.orm, log, limits: deps.limits }));
   const trakt = deps.trakt?.((req, res) => createContext(procedureDeps, req, res, 'trpc'));

@@ -326,8 +326,8 @@ function sampleComponent(component: string, ctx: Ctx, name?: string): unknown {
 
 type Example = { value: unknown; summary?: string };
 type OperationExamples = {
-  /** The success body, given the drawn one and a way to draw components. */
-  response?: (drawn: unknown, draw: (component: string) => Json) => unknown;
+  /** The success body, given the drawn one, a way to draw components and the service's base URL. */
+  response?: (drawn: unknown, draw: (component: string) => Json, baseUrl: string) => unknown;
   /** Example request bodies by media type. */
   request?: Record<string, unknown>;
   /** Example error bodies by code, where the operation says more than the code's usual example. */
@@ -413,6 +413,9 @@ const OPERATIONS: Record<string, OperationExamples> = {
   },
   'playback-eventsTicket': {
     response: (drawn) => ({ ...(drawn as Json), expires_in: 60 }),
+  },
+  'calendarFeed-create': {
+    response: (drawn, _draw, base) => ({ ...(drawn as Json), url: `${base}${PLATFORM_BASE}/me/calendar.ics?token=cal_q4V8nZ2xLk7TbR0wYp3mHs9dJf6cGa1eUi5oNtXyWbA` }),
   },
   'lists-invitations': {
     response: () => ({ items: [{ listId: 7, name: 'Winter films', ownerUsername: 'bob', invitedAt: AT }] }),
@@ -575,6 +578,7 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
   notifications: 'Notification 1042 not found',
   playback: 'Continue Watching entry not found',
   'push devices': 'Push device 17 not found',
+  'calendar feed': 'Calendar feed not found',
   'media servers': 'Media-server receiver 42 not found',
   account: 'connected app not found',
   users: 'User "alice" not found',
@@ -658,7 +662,7 @@ export function addExamples(doc: { paths?: unknown; components?: unknown }, base
         if (!status.startsWith('2')) continue;
         for (const [type, media] of Object.entries((response.content ?? {}) as Record<string, Json>)) {
           const drawn = type === 'application/json' ? sampleSchema(media.schema as Schema, ctx) : undefined;
-          const value = own.response ? own.response(drawn, draw) : drawn;
+          const value = own.response ? own.response(drawn, draw, baseUrl) : drawn;
           if (value !== undefined) setExample(media, value);
         }
       }

@@ -5,6 +5,7 @@ import type { generateOpenApiDocument } from 'trpc-to-openapi';
 import { describeLimit } from '../core/limits/docs.ts';
 import { LIMITS, limitById, type Limit } from '../core/limits/table.ts';
 import { PROCEDURES, type Surface } from '../rpc/procedures.ts';
+import { OAUTH2 } from './openapi-security.ts';
 
 type Doc = ReturnType<typeof generateOpenApiDocument>;
 type Json = Record<string, unknown>;
@@ -28,7 +29,9 @@ export function annotateLimits(doc: Doc, surface: Surface): void {
   for (const [template, item] of Object.entries(doc.paths ?? {}) as Array<[string, Json]>) {
     for (const [method, op] of Object.entries(item) as Array<[string, Json]>) {
       if (!op || typeof op !== 'object' || !('responses' in op)) continue;
-      const authenticated = Array.isArray(op.security) && op.security.length > 0;
+      // Requests with an access token count the general buckets of tokens; others (the calendar feed's
+      // own token included) the unauthenticated one.
+      const authenticated = Array.isArray(op.security) && op.security.some((r) => OAUTH2 in (r as Json));
       const limits = [...generalLimits(surface, authenticated, method === 'get'), ...ownLimits(surface, method.toUpperCase(), template)];
       op['x-rate-limits'] = limits.map((l) => ({ bucket: l.id, limit: l.points, window_seconds: l.seconds, per: l.key }));
       const words = limits.map((l) => describeLimit(l)).join('; ');

@@ -15,6 +15,7 @@ export type SecurityRequirement = Record<string, string[]>;
 
 export const OAUTH2 = 'oauth2';
 export const EVENTS_TICKET = 'eventsTicket';
+export const CALENDAR_FEED_TOKEN = 'calendarFeedToken';
 
 /** The platform document's security schemes, with absolute URLs under `baseUrl`. */
 export function platformSecuritySchemes(baseUrl: string) {
@@ -51,6 +52,13 @@ export function platformSecuritySchemes(baseUrl: string) {
       name: 'ticket',
       description:
         'Only for GET /playback/events from a browser EventSource, which cannot send the Authorization header: a single-use ticket from POST /playback/events/ticket.',
+    },
+    [CALENDAR_FEED_TOKEN]: {
+      type: 'apiKey' as const,
+      in: 'query' as const,
+      name: 'token',
+      description:
+        'Only for GET /me/calendar.ics: the token in the feed URL that POST /me/calendar-feed answers. It reads that feed and nothing else; an access token does not read the feed.',
     },
   };
 }
@@ -97,6 +105,8 @@ export function applySecurity(paths: Record<string, Json>, router: OpenApiRouter
 function scopeLine(security: SecurityRequirement[]): string {
   const scopes = security.map((r) => r[OAUTH2]).filter((s): s is string[] => Array.isArray(s));
   if (security.length === 0) return 'No token needed.';
+  // The calendar feed: a token of its own in the query, never an access token.
+  if (scopes.length === 0) return 'No access token: the token of its own URL.';
   if (scopes.length === 1 && scopes[0]!.length === 0) return 'Needs an access token (any scope).';
   const names = [...new Set(scopes.flat())].map((s) => `\`${s}\``);
   if (names.length === 1) return `Scope: ${names[0]}.`;

@@ -10,6 +10,7 @@ import { ERROR_CODES } from '../core/errors.ts';
 import { oauthErrors, oauthPaths, oauthSchemas } from './openapi-oauth.ts';
 import { documentErrors } from './openapi-errors.ts';
 import { sseErrors, ssePaths } from './openapi-sse.ts';
+import { calendarFeedErrors, calendarFeedPaths } from './openapi-calendar-feed.ts';
 import { annotateLimits } from './openapi-limits.ts';
 import { addExamples } from './openapi-examples.ts';
 import { documentTags, platformGuide, publicGuide } from './openapi-guide.ts';
@@ -57,7 +58,7 @@ function complete(doc: Doc, router: OpenApiRouter, surface: 'platform' | 'public
   const paths = (doc.paths ?? {}) as Record<string, Json>;
   applySecurity(paths, router, surface === 'platform');
   annotateLimits(doc, surface);
-  documentErrors(doc, surface, surface === 'platform' ? { ...oauthErrors, ...sseErrors } : {});
+  documentErrors(doc, surface, surface === 'platform' ? { ...oauthErrors, ...sseErrors, ...calendarFeedErrors } : {});
   if (surface === 'platform') describeScopes(paths);
   addExamples(doc, baseUrl);
   const used = Object.values(paths).flatMap((item) => Object.values(item).flatMap((op) => ((op as Json | undefined)?.tags as string[] | undefined) ?? []));
@@ -115,7 +116,7 @@ export function platformDocument(router: OpenApiRouter, baseUrl: string): Doc {
     securitySchemes: platformSecuritySchemes(baseUrl),
   });
   // The authorization server's routes are Express-only: added by hand (openapi-oauth.ts).
-  doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...(ssePaths as NonNullable<Doc['paths']>), ...doc.paths };
+  doc.paths = { ...(oauthPaths as NonNullable<Doc['paths']>), ...(ssePaths as NonNullable<Doc['paths']>), ...(calendarFeedPaths as NonNullable<Doc['paths']>), ...doc.paths };
   doc.components = { ...doc.components, schemas: { ...doc.components?.schemas, ...(oauthSchemas as Json), Error: platformError as Json } };
   documentSync(doc.paths as Record<string, Json>, doc.components.schemas as Record<string, unknown>);
   complete(doc, router, 'platform', baseUrl);

@@ -1,6 +1,7 @@
 // The routers of the two API surfaces, and the combined router first-party clients call at /trpc.
 // `AppRouter` is exported so a TypeScript client gets typed calls (createTRPCClient<AppRouter>).
 import { accountProfileRouter } from './routers/account-profile.ts';
+import { calendarFeedRouter } from './routers/calendar-feed.ts';
 import { catalogRouter } from './routers/catalog.ts';
 import { collectionRouter } from './routers/collection.ts';
 import { communityRouter } from './routers/community.ts';
@@ -46,6 +47,7 @@ export const platformRouter = router({
   notifications: notificationsRouter,
   trophies: trophiesRouter,
   export: exportRouter,
+  calendarFeed: calendarFeedRouter,
 });
 
 export const appRouter = router({

@@ -9,6 +9,7 @@ const PER: Record<Limit['key'], string> = {
   app_user: 'app and user (token)',
   operation_app_user: 'operation, app and user',
   token: 'access token',
+  feed_token: 'calendar feed token',
   app: 'app, all users',
   account: 'account (username)',
   receiver: 'media-server receiver',

@@ -5,7 +5,7 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'app' | 'account' | 'receiver';
+type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'feed_token' | 'app' | 'account' | 'receiver';
 
 export type Limit = {
   id: string;
@@ -65,6 +65,10 @@ const LIMIT_DEFS = [
   // A bucket of our own: the full export reads every row the user has, so a user gets a few an hour,
   // whichever official app asks (core/export).
   { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
+  // Calendar feeds (core/calendar-feed): each fetch renders up to 1,000 events; calendar apps poll every
+  // few hours, a person clicking Refresh a few times more. Rotations are clicks on /settings.
+  { id: 'calendar-feed', surface: 'platform', checkedBy: 'route', routes: ['GET /me/calendar.ics'], endpoint: 'GET /me/calendar.ics', points: 60, seconds: HOUR, key: 'feed_token' },
+  { id: 'calendar-feed-create', surface: 'platform', checkedBy: 'procedure', points: 20, seconds: HOUR, key: 'user' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-trending', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
@@ -135,6 +139,9 @@ function keyFor(limit: Limit, s: LimitSubject): string | undefined {
     case 'app_user':
       return a && `${a.clientId}:${a.userId}`;
     case 'token':
+      return s.tokenId;
+    // The calendar feed's route passes a digest of its token (tokenBucketId) as the subject's token.
+    case 'feed_token':
       return s.tokenId;
     case 'operation_app_user':
       return a && s.operation && `${s.operation}:${a.clientId}:${a.userId}`;

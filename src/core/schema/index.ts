@@ -4,6 +4,7 @@
 // each other, so every module can read any table without an import reaching back up.
 import type { InferKyselyDB } from '@mikro-orm/postgresql';
 import { AppUser } from './accounts.ts';
+import { CalendarFeed } from './calendar-feed.ts';
 import { App, AppGrant } from './apps.ts';
 import { CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending } from './catalog.ts';
 import { ChangeLog } from './changes.ts';
@@ -30,6 +31,7 @@ export const entities = [
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
+  CalendarFeed,
   MediaServerReceiver, MediaServerPlay, MediaServerDeferred,
 ] as const;
 

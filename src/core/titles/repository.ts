@@ -193,12 +193,12 @@ export async function findTitleDetail(em: EntityManager, q: TitleDetailQuery) {
   return row;
 }
 
-export type CalendarQuery = { userId: string; from: string; until: string; withWatched: boolean };
+export type CalendarQuery = { userId: string; from: string; until: string; withWatched: boolean; /** At most this many, the earliest. */ limit?: number };
 
 /**
  * Episodes airing in [from, until) of the shows the user follows: a favourite, or a show status other
  * than `dropped`, or an episode watched (unless the user dropped the show). Sorted by air date.
- * `watched` only with `withWatched`.
+ * `watched` only with `withWatched`. The calendar feed (core/calendar-feed) reads the same rows.
  */
 export function calendarEntries(em: EntityManager, q: CalendarQuery) {
   return db(em)
@@ -244,6 +244,9 @@ export function calendarEntries(em: EntityManager, q: CalendarQuery) {
       'e.name as episode_name',
       'e.air_date',
       'e.runtime_minutes',
+      'e.id as episode_id',
+      'e.overview as episode_overview',
+      't.updated_at',
     ])
     .$if(q.withWatched, (b) =>
       b.select((s) =>
@@ -265,5 +268,6 @@ export function calendarEntries(em: EntityManager, q: CalendarQuery) {
     .orderBy('t.movie_db_id')
     .orderBy('e.season_number')
     .orderBy('e.episode_number')
+    .$if(q.limit !== undefined, (b) => b.limit(q.limit!))
     .execute();
 }
