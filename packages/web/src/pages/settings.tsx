@@ -1,7 +1,7 @@
 // Settings: the profile (display name, avatar, bio, privacy), the preferences (app preferences and
-// notification switches), the calendar feed, the media-server receivers, and the account pages the service serves itself
-// (connected apps, developer apps, import, export). Those are plain links: they are pages of the
-// service, outside this app.
+// notification switches), the calendar feed, the media-server receivers, and the account pages the
+// service serves itself (connected apps, developer apps, import, export). Those are plain links: they
+// are pages of the service, outside this app.
 import { Page } from '../ui/page.tsx';
 import { SignedIn } from '../ui/signed-in.tsx';
 import { CalendarFeedSection } from './settings/calendar-feed.tsx';
