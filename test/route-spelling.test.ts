@@ -9,9 +9,10 @@ import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { db } from '../src/core/db/query-builder.ts';
 import { LIMITS } from '../src/core/limits/table.ts';
+import { createReceiver } from '../src/core/media-servers/receivers.ts';
 import { PROCEDURES } from '../src/rpc/procedures.ts';
 import { startTestApp, type TestApp } from './helpers/app.ts';
-import { makeApp } from './helpers/oauth.ts';
+import { makeApp, makeUser } from './helpers/oauth.ts';
 import { expressRoutes, type Route } from './helpers/routes.ts';
 
 type Answer = { status: number; body: string; headers: http.IncomingHttpHeaders };
@@ -58,9 +59,15 @@ function matcher(template: string): RegExp {
   return new RegExp(`^${template.replace(/[.*+?^$()|[\]\\]/g, '\\$&').replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
 }
 
+/**
+ * Sample values of parameters ('1' for the others). A media-server receiver's secret must open one: a
+ * secret that opens none is answered as a path no route takes.
+ */
+const SAMPLES: Record<string, string> = { type: 'movie', username: 'nobody', kind: 'plex' };
+
 /** The template with a sample value for each parameter. */
 function instantiate(template: string): string {
-  return template.replace(/:([A-Za-z_]+)/g, (_, name: string) => (name === 'type' ? 'movie' : name === 'username' ? 'nobody' : '1'));
+  return template.replace(/:([A-Za-z_]+)/g, (_, name: string) => SAMPLES[name] ?? '1');
 }
 
 /** The path written other ways; the ones that spell another route exactly are left out (that route is their own). */
@@ -101,6 +108,9 @@ describe('every route answers only its own spelling', () => {
   let app: TestApp;
   beforeAll(async () => {
     app = await startTestApp();
+    const user = await makeUser(app, 'spelling');
+    const actor = { userId: user.id, clientId: 'test', scopes: new Set(['playback:write']), official: false };
+    SAMPLES.secret = (await createReceiver(app.db.orm.em.fork(), actor, { label: 'Walk' }, app.url)).secret;
   });
   afterAll(() => app?.stop());
 

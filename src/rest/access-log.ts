@@ -1,6 +1,7 @@
 // One structured log line per request, written when the response is finished (or the client went away).
 import type { NextFunction, Request, Response } from 'express';
 import type { Logger } from '../core/log.ts';
+import { redactHookPath } from '../core/media-servers/secret.ts';
 
 export function accessLog(log: Logger) {
   return (req: Request, res: Response, next: NextFunction): void => {
@@ -14,7 +15,8 @@ export function accessLog(log: Logger) {
         request_id: req.id,
         method: req.method,
         route: req.route_label ?? null,
-        path: req.originalUrl.split('?')[0],
+        // A receiver's secret is in its path: never in a log.
+        path: redactHookPath(req.originalUrl.split('?')[0] ?? ''),
         status,
         duration_ms: Number(process.hrtime.bigint() - start) / 1e6,
         client_id: req.actor?.clientId ?? null,

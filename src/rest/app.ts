@@ -29,6 +29,7 @@ import { calendarFeed } from './calendar-feed.ts';
 import { CALENDAR_FEED_PATH } from '../core/calendar-feed/service.ts';
 import type { EventBus } from '../core/events/bus.ts';
 import { liveEvents } from './live-events.ts';
+import { mediaServerHooks } from './media-server-hooks.ts';
 import type { RateLimits } from '../core/limits/limiter.ts';
 import type { WriteHealth } from '../core/db/write-health.ts';
 import type { Context, SyncCommitHook } from '../rpc/trpc.ts';
@@ -105,6 +106,8 @@ export function createApp(deps: AppDeps): Express {
   if (openStream) app.get(`${PLATFORM_BASE}${EVENTS_PATH}`, playbackEvents({ orm: deps.orm, log, openStream, limits: deps.limits }));
   // The calendar feed: iCalendar text, which the facade cannot answer (rest/calendar-feed.ts).
   app.get(`${PLATFORM_BASE}${CALENDAR_FEED_PATH}`, calendarFeed({ orm: deps.orm, log, baseUrl: config.baseUrl, limits: deps.limits }));
+  // Media servers' webhooks (Plex, Jellyfin, Emby) for the users' receivers: their own body reading and bucket.
+  app.use(mediaServerHooks({ orm: deps.orm, log, limits: deps.limits }));
   const trakt = deps.trakt?.((req, res) => createContext(procedureDeps, req, res, 'trpc'));
   if (trakt) app.use(trakt.router);
   app.use(PUBLIC_BASE, facade(publicRouter, PUBLIC_BASE, procedureDeps));

@@ -15,6 +15,7 @@ import { restProcedure, trpcProcedures, type ProcedureEntry } from '../rpc/proce
 import { isOAuthEndpoint } from '../oauth/routes.ts';
 import { isTraktPath, isTrpcPath, PLATFORM_BASE, PUBLIC_BASE, TRAKT_BASE, TRPC_BASE } from './envelope.ts';
 import { refuseDeepJson } from './json-depth.ts';
+import { HOOKS_PATH } from '../core/media-servers/secret.ts';
 
 const BODY_DEADLINE_MS = 10_000;
 
@@ -91,7 +92,7 @@ function parseBody(req: Request, type: string, raw: Buffer): unknown {
 }
 
 /** Ends the connection once the error response is out: the rest of the body is never read. */
-function failAndClose(req: Request, res: Response, next: NextFunction, err: ApiError) {
+export function failAndClose(req: Request, res: Response, next: NextFunction, err: ApiError) {
   res.setHeader('Connection', 'close');
   res.once('finish', () => setImmediate(() => req.socket.destroy()));
   next(err);
@@ -101,6 +102,11 @@ export function readBody(req: Request, res: Response, next: NextFunction): void 
   // Marking the body as read keeps the facade and tRPC adapters from reading the stream again.
   req.body = undefined;
   if (!hasBody(req)) {
+    next();
+    return;
+  }
+  // A media server's webhook: its route reads the body, in whatever form the server sends it.
+  if (req.path.startsWith(`${HOOKS_PATH}/`)) {
     next();
     return;
   }

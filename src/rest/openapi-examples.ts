@@ -156,6 +156,16 @@ const NULL_FIRST = new Set([
   'dynamicListLastFullSyncedAt', 'containsItemId', 'tv_db_id', 'earnedAt', 'lastEarnedAt',
 ]);
 
+const HOOK_SECRET = 'msh_Qm9vWkx3N2ZkU2FtcGxlU2VjcmV0Rm9yRG9jczEyX3k';
+const RECEIVER: Json = {
+  label: 'Living room Plex',
+  accountFilter: 'elan',
+  events: { plex: 214, jellyfin: 0, emby: 0 },
+  deferred: [
+    { kind: 'plex', event: 'media.scrobble', mediaType: 'movie', title: 'The Matrix', year: 1999, season: null, episode: null, movieDbId: MOVIE, filmDbId: 'tt0133093', tvDbId: null, receivedAt: AT },
+  ],
+};
+
 /** Adjustments per component, merged over what the schema gives. */
 const COMPONENT_HINTS: Record<string, Json> = {
   Profile: { id: USER_ID },
@@ -183,9 +193,15 @@ const COMPONENT_HINTS: Record<string, Json> = {
   ListDetail: { name: 'Winter films' },
   ProfileHomeList: { name: 'Winter films' },
   PublicListSummary: { name: 'Winter films' },
+  MediaServerReceiver: RECEIVER,
+  MediaServerReceiverWithSecret: { ...RECEIVER, events: { plex: 0, jellyfin: 0, emby: 0 }, deferred: [], lastEventAt: null, secret: HOOK_SECRET },
 };
 
 const SAMPLE_STRINGS: Array<[RegExp, (ctx: Ctx) => string]> = [
+  // A media-server receiver's URLs (`urls.plex`, ...).
+  [/^plex$/, (c) => `${c.baseUrl}/hooks/media-server/${HOOK_SECRET}/plex`],
+  [/^jellyfin$/, (c) => `${c.baseUrl}/hooks/media-server/${HOOK_SECRET}/jellyfin`],
+  [/^emby$/, (c) => `${c.baseUrl}/hooks/media-server/${HOOK_SECRET}/emby`],
   [/At$/, () => AT],
   [/^verification_uri_complete$/, (c) => `${c.baseUrl}${PLATFORM_BASE}/auth/device?user_code=BDWP-HQPK`],
   [/^verification_uri$/, (c) => `${c.baseUrl}${PLATFORM_BASE}/auth/device`],
@@ -392,6 +408,9 @@ const OPERATIONS: Record<string, OperationExamples> = {
     request: { 'application/json': { client_id: CLIENT_ID, scope: SCOPE } },
     response: (drawn) => ({ ...(drawn as Json), expires_in: 600 }),
   },
+  'mediaServerHooks-create': {
+    request: { 'application/json': { label: 'Living room Plex', accountFilter: 'elan' } },
+  },
   'playback-eventsTicket': {
     response: (drawn) => ({ ...(drawn as Json), expires_in: 60 }),
   },
@@ -583,6 +602,7 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
   playback: 'Continue Watching entry not found',
   'push devices': 'Push device 17 not found',
   'calendar feed': 'Calendar feed not found',
+  'media servers': 'Media-server receiver 42 not found',
   account: 'connected app not found',
   users: 'User "alice" not found',
 };

@@ -10,6 +10,7 @@ import { exportRouter } from './routers/export.ts';
 import { historyRouter } from './routers/history.ts';
 import { listsRouter } from './routers/lists.ts';
 import { meRouter } from './routers/me.ts';
+import { mediaServerHooksRouter } from './routers/media-server-hooks.ts';
 import { notificationsRouter } from './routers/notifications.ts';
 import { playbackRouter } from './routers/playback.ts';
 import { profileRouter } from './routers/profile.ts';
@@ -42,6 +43,7 @@ export const platformRouter = router({
   collection: collectionRouter,
   sync: syncRouter,
   playback: playbackRouter,
+  mediaServerHooks: mediaServerHooksRouter,
   notifications: notificationsRouter,
   trophies: trophiesRouter,
   export: exportRouter,

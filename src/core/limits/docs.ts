@@ -12,6 +12,7 @@ const PER: Record<Limit['key'], string> = {
   feed_token: 'calendar feed token',
   app: 'app, all users',
   account: 'account (username)',
+  receiver: 'media-server receiver',
 };
 
 export function windowText(seconds: number): string {

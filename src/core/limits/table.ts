@@ -5,12 +5,12 @@
 import { createHash } from 'node:crypto';
 
 /** What a bucket is counted per. */
-type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'feed_token' | 'app' | 'account';
+type LimitKey = 'ip' | 'client_ip' | 'user' | 'user_or_ip' | 'app_user' | 'operation_app_user' | 'token' | 'feed_token' | 'app' | 'account' | 'receiver';
 
 export type Limit = {
   id: string;
-  /** `pages`: the service's own HTML forms (sign-in), outside both APIs. */
-  surface: 'platform' | 'public' | 'pages';
+  /** `pages`: the service's own HTML forms (sign-in), outside both APIs. `hooks`: the media-server receivers' URLs. */
+  surface: 'platform' | 'public' | 'pages' | 'hooks';
   /**
    * Where the bucket is counted. `pipeline`: the general buckets, by the HTTP pipeline for every request
    * of their class. `procedure`: named in the `limits` of a procedure's metadata and counted by the
@@ -60,6 +60,11 @@ const LIMIT_DEFS = [
   { id: 'sync-changes', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-snapshot', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'sync-write', surface: 'platform', checkedBy: 'procedure', points: 30, seconds: MINUTE, key: 'operation_app_user' },
+  // Media-server receivers (core/media-servers): each creation or rotation makes a secret; a person does a few.
+  { id: 'media-server-receivers', surface: 'platform', checkedBy: 'procedure', points: 30, seconds: HOUR, key: 'user' },
+  // What a media server posts to one receiver's URLs (src/rest/media-server-hooks.ts): Jellyfin's progress
+  // reports come every few seconds per stream, so a household's few streams stay well inside it.
+  { id: 'media-server-hook', surface: 'hooks', checkedBy: 'route', endpoint: 'webhooks posted to one media-server receiver (POST /hooks/media-server/{secret}/{kind})', points: 300, seconds: 5 * MINUTE, key: 'receiver' },
   // A bucket of our own: the full export reads every row the user has, so a user gets a few an hour,
   // whichever official app asks (core/export).
   { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
@@ -146,6 +151,7 @@ function keyFor(limit: Limit, s: LimitSubject): string | undefined {
     case 'client_ip':
     case 'account':
     case 'user_or_ip':
+    case 'receiver':
       return undefined; // known only once the body is read: the route builds these buckets itself
   }
 }

@@ -17,6 +17,7 @@ import { ImportChunk, ImportRow, ImportRun } from './import.ts';
 import { JobRun } from './job-runs.ts';
 import { UserRating, UserTitleState, WatchHistory } from './library.ts';
 import { List, ListItem, ListLike, ListMember } from './lists.ts';
+import { MediaServerDeferred, MediaServerPlay, MediaServerReceiver } from './media-servers.ts';
 import { Notification, NotificationPreference } from './notifications.ts';
 import { ContinueWatching, PlaybackEventReceipt, PlaybackSession } from './playback.ts';
 import { UserPreferences } from './profile.ts';
@@ -32,6 +33,7 @@ export const entities = [
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
   CalendarFeed,
   UserYearTitle,
+  MediaServerReceiver, MediaServerPlay, MediaServerDeferred,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */

@@ -1,9 +1,11 @@
 // Settings: the profile (display name, avatar, bio, privacy), the preferences (app preferences and
-// notification switches), and the account pages the service serves itself (connected apps, developer
-// apps, import, export). Those are plain links: they are pages of the service, outside this app.
+// notification switches), the calendar feed, the media-server receivers, and the account pages the
+// service serves itself (connected apps, developer apps, import, export). Those are plain links: they
+// are pages of the service, outside this app.
 import { Page } from '../ui/page.tsx';
 import { SignedIn } from '../ui/signed-in.tsx';
 import { CalendarFeedSection } from './settings/calendar-feed.tsx';
+import { MediaServersSection } from './settings/media-servers.tsx';
 import { PreferencesSection } from './settings/preferences-form.tsx';
 import { ProfileSection } from './settings/profile-form.tsx';
 import './settings/settings.css';
@@ -23,6 +25,7 @@ export default function SettingsPage() {
           <ProfileSection />
           <PreferencesSection />
           <CalendarFeedSection />
+          <MediaServersSection />
           <section aria-labelledby="account-heading" className="card settings-card">
             <h2 id="account-heading">Account</h2>
             <ul className="account-links">
