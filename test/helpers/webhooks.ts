@@ -21,7 +21,7 @@ export const WEBHOOK_TEST_ENV = {
   WEBHOOK_PAUSE_AFTER_MS: '0',
 };
 
-export const APP_SCOPES = ['profile:read', 'profile:write', 'history:read', 'history:write', 'ratings:read', 'ratings:write', 'playback:read', 'playback:write'];
+const APP_SCOPES = ['profile:read', 'profile:write', 'history:read', 'history:write', 'ratings:read', 'ratings:write', 'playback:read', 'playback:write'];
 
 export type OwnedTestApp = { clientId: string; ownerId: string; ownerToken: string };
 
