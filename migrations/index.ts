@@ -31,6 +31,7 @@ import { Migration20261128184901_LivingCatalog } from './Migration20261128184901
 import { Migration20261128230016_TraktLastActivities } from './Migration20261128230016_TraktLastActivities.ts';
 import { Migration20261129013435_SplitByTitleType } from './Migration20261129013435_SplitByTitleType.ts';
 import { Migration20261129013612_CalendarFeed } from './Migration20261129013612_CalendarFeed.ts';
+import { Migration20261129013750_Webhooks } from './Migration20261129013750_Webhooks.ts';
 import { Migration20261129013946_MediaServerHooks } from './Migration20261129013946_MediaServerHooks.ts';
 import { Migration20261129015052_YearTitles } from './Migration20261129015052_YearTitles.ts';
 
@@ -67,6 +68,7 @@ export const migrationsList = [
   { name: 'Migration20261128230016_TraktLastActivities', class: Migration20261128230016_TraktLastActivities },
   { name: 'Migration20261129013435_SplitByTitleType', class: Migration20261129013435_SplitByTitleType },
   { name: 'Migration20261129013612_CalendarFeed', class: Migration20261129013612_CalendarFeed },
+  { name: 'Migration20261129013750_Webhooks', class: Migration20261129013750_Webhooks },
   { name: 'Migration20261129013946_MediaServerHooks', class: Migration20261129013946_MediaServerHooks },
   { name: 'Migration20261129015052_YearTitles', class: Migration20261129015052_YearTitles },
 ];

@@ -23,6 +23,7 @@ const TAGS: Record<'platform' | 'public', Tag[]> = {
     { name: 'push devices', description: 'Mobile push registrations. Official apps only (others get 403 `first_party_only`).' },
     { name: 'calendar feed', description: 'An iCalendar feed of the episodes of the shows the user follows, for calendar apps, read with a token of its own in its URL; its URL is made, rotated and deleted by official apps.' },
     { name: 'media servers', description: 'Receivers: secret webhook URLs that Plex, Jellyfin and Emby post their playback to, recorded as this user\'s playback events.' },
+    { name: 'webhooks', description: 'Signed webhooks of the token\'s own app (Standard Webhooks): subscriptions, test messages, secret rotation and the delivery log. Only for a token whose user owns its app (others get 403 `app_owner_only`).' },
   ],
   public: [
     { name: 'catalog', description: 'Search, discover and trending titles of the public catalog.' },

@@ -20,6 +20,7 @@ import { syncRouter } from './routers/sync.ts';
 import { titlesRouter } from './routers/titles.ts';
 import { trophiesRouter } from './routers/trophies.ts';
 import { usersRouter } from './routers/users.ts';
+import { webhooksRouter } from './routers/webhooks.ts';
 import { router } from './trpc.ts';
 
 /** Served at /api/public/v1 (no authentication). */
@@ -48,6 +49,7 @@ export const platformRouter = router({
   trophies: trophiesRouter,
   export: exportRouter,
   calendarFeed: calendarFeedRouter,
+  webhooks: webhooksRouter,
 });
 
 export const appRouter = router({

@@ -72,6 +72,11 @@ const LIMIT_DEFS = [
   // few hours, a person clicking Refresh a few times more. Rotations are clicks on /settings.
   { id: 'calendar-feed', surface: 'platform', checkedBy: 'route', routes: ['GET /me/calendar.ics'], endpoint: 'GET /me/calendar.ics', points: 60, seconds: HOUR, key: 'feed_token' },
   { id: 'calendar-feed-create', surface: 'platform', checkedBy: 'procedure', points: 20, seconds: HOUR, key: 'user' },
+  // Buckets of our own: an app's owner managing its webhooks (core/webhooks), the size of the other
+  // buckets of a resource, and the test messages it asks for, each an outbound request the service makes
+  // at once: a few a minute for the whole app.
+  { id: 'webhooks', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
+  { id: 'webhook-test', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: MINUTE, key: 'app' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-trending', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },

@@ -24,6 +24,7 @@ import { UserPreferences } from './profile.ts';
 import { SyncIdempotency } from './sync.ts';
 import { OauthArtifact, OauthKey } from './tokens.ts';
 import { TrophyCursor, UserTrophy } from './trophies.ts';
+import { WebhookDelivery, WebhookSubscription } from './webhooks.ts';
 
 export const entities = [
   AppUser, App, AppGrant, CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
@@ -34,6 +35,7 @@ export const entities = [
   CalendarFeed,
   UserYearTitle,
   MediaServerReceiver, MediaServerPlay, MediaServerDeferred,
+  WebhookSubscription, WebhookDelivery,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */
