@@ -29,6 +29,7 @@ import { Migration20261128123533_LibraryPageIndexes } from './Migration202611281
 import { Migration20261128154454_UpNextFigures } from './Migration20261128154454_UpNextFigures.ts';
 import { Migration20261128184901_LivingCatalog } from './Migration20261128184901_LivingCatalog.ts';
 import { Migration20261128230016_TraktLastActivities } from './Migration20261128230016_TraktLastActivities.ts';
+import { Migration20261129013750_Webhooks } from './Migration20261129013750_Webhooks.ts';
 
 export const migrationsList = [
   { name: 'Migration20261122000000Catalog', class: Migration20261122000000Catalog },
@@ -61,4 +62,5 @@ export const migrationsList = [
   { name: 'Migration20261128154454_UpNextFigures', class: Migration20261128154454_UpNextFigures },
   { name: 'Migration20261128184901_LivingCatalog', class: Migration20261128184901_LivingCatalog },
   { name: 'Migration20261128230016_TraktLastActivities', class: Migration20261128230016_TraktLastActivities },
+  { name: 'Migration20261129013750_Webhooks', class: Migration20261129013750_Webhooks },
 ];

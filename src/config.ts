@@ -3,6 +3,7 @@
 import path from 'node:path';
 import { z } from 'zod';
 import { START_EXIT } from './core/db/start-failure.ts';
+import type { WebhookSettings } from './core/webhooks/settings.ts';
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'] as const;
 
@@ -70,6 +71,13 @@ const schema = z.object({
   APP_REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   IMPORT_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(4_000),
   IMPORT_MAX_BYTES: z.coerce.number().int('must be an integer').min(1024, 'must be at least 1024').max(1024 ** 3, 'must be at most 1073741824').default(64 * 1024 * 1024),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(1_000),
+  WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
+  WEBHOOK_TIMEOUT_MS: z.coerce.number().int('must be an integer').min(100, 'must be 100 to 60000').max(60_000, 'must be 100 to 60000').default(10_000),
+  WEBHOOK_RETRY_BASE_MS: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(3_600_000, 'must be at most 3600000').default(5_000),
+  WEBHOOK_RETRY_MAX_MS: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(86_400_000, 'must be at most 86400000').default(6 * 3_600_000),
+  WEBHOOK_PAUSE_AFTER_FAILURES: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(1_000, 'must be at most 1000').default(10),
+  WEBHOOK_PAUSE_AFTER_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(30 * 86_400_000, 'must be at most 2592000000').default(86_400_000),
 });
 
 export type Config = {
@@ -151,6 +159,8 @@ export type Config = {
   importMaxBytes: number;
   /** On SIGTERM: how long requests in flight may take to finish before their connections are cut (ms). */
   shutdownGraceMs: number;
+  /** Outbound webhooks (WEBHOOK_*): the deliverer's interval, private destinations, timeout, backoff and pause. */
+  webhooks: WebhookSettings;
 };
 
 class ConfigError extends Error {}
@@ -218,5 +228,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     catalogFetchWaitMs: c.CATALOG_FETCH_WAIT_MS,
     catalogRefreshIntervalMs: c.CATALOG_REFRESH_INTERVAL_MS,
     catalogRefreshBatch: c.CATALOG_REFRESH_BATCH,
+    webhooks: {
+      intervalMs: c.WEBHOOK_INTERVAL_MS,
+      allowPrivate: c.WEBHOOK_ALLOW_PRIVATE === 'true',
+      timeoutMs: c.WEBHOOK_TIMEOUT_MS,
+      retryBaseMs: c.WEBHOOK_RETRY_BASE_MS,
+      retryMaxMs: c.WEBHOOK_RETRY_MAX_MS,
+      pauseAfterFailures: c.WEBHOOK_PAUSE_AFTER_FAILURES,
+      pauseAfterMs: c.WEBHOOK_PAUSE_AFTER_MS,
+    },
   };
 }

@@ -19,6 +19,7 @@ const ERROR_STATUS = {
   unauthorized_client: 400,
   insufficient_scope: 403,
   first_party_only: 403,
+  app_owner_only: 403,
   not_found: 404,
   request_timeout: 408,
   conflict: 409,

@@ -35,12 +35,14 @@ import { statsRollupJob } from './stats-rollup.ts';
 import { syncSweepJob } from './sync-sweep.ts';
 import { trendingJob } from './trending.ts';
 import { trophyJob } from './trophies.ts';
+import { startWebhookWake, WEBHOOK_JOB, webhookJob } from './webhooks.ts';
 
 export type { RunningJobs } from './in-process.ts';
 
-export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'jobQueue' | 'databaseUrl'>;
+/** `webhooks`: when the jobs include the webhook deliverer, its settings (writes nudge it between ticks). */
+export type JobsConfig = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'jobQueue' | 'databaseUrl'> & Partial<Pick<Config, 'webhooks'>>;
 
-type JobIntervals = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'catalogRefreshIntervalMs' | 'catalogRefreshBatch'>;
+type JobIntervals = Pick<Config, 'trophyIntervalMs' | 'importIntervalMs' | 'catalogRefreshIntervalMs' | 'catalogRefreshBatch' | 'webhooks'>;
 
 /** Every job of the service, with this configuration's intervals. `importers`: the import job's (default the real readers). */
 export function jobsFor(config: JobIntervals, log?: Logger, importers?: Importers): Job[] {
@@ -48,6 +50,7 @@ export function jobsFor(config: JobIntervals, log?: Logger, importers?: Importer
     oauthSweepJob, syncSweepJob, playbackSweepJob, listSyncJob, newEpisodesJob, trendingJob, recommendationsJob, statsRollupJob,
     trophyJob(config.trophyIntervalMs), importJob(config.importIntervalMs, { log, importers }),
     catalogRefreshJob(config.catalogRefreshIntervalMs, config.catalogRefreshBatch),
+    webhookJob(config.webhooks),
   ];
 }
 
@@ -57,10 +60,13 @@ export async function startJobs(orm: MikroORM, log: Logger, config: JobsConfig, 
   const running = config.jobQueue === 'pg-boss' ? await startPgBoss(jobs, orm, jobLog, config.databaseUrl!) : startInProcess(jobs, orm, jobLog);
   // /metrics reads each job's last success and stuck runs while the runner runs.
   const unwatch = watchJobs(() => running.health());
+  // Writes nudge this instance's webhook deliverer between the job's ticks.
+  const webhooks = config.webhooks && jobs.some((j) => j.name === WEBHOOK_JOB && j.intervalMs > 0) ? startWebhookWake(orm, jobLog, config.webhooks) : null;
   return {
     health: () => running.health(),
     stop: async () => {
       unwatch();
+      await webhooks?.stop();
       await running.stop();
     },
   };

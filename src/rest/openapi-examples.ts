@@ -534,6 +534,7 @@ const MESSAGES: Record<ErrorCode, string> = {
   unauthorized_client: 'The app is unknown or inactive',
   insufficient_scope: 'This call needs the lists:write scope',
   first_party_only: 'This endpoint is reserved for official clients',
+  app_owner_only: 'Only the app\'s owner manages its webhooks: this token\'s user does not own its app',
   not_found: 'List not found',
   request_timeout: 'Request body was not received within 10 seconds',
   conflict: 'The request conflicts with the current state',

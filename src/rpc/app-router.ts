@@ -18,6 +18,7 @@ import { syncRouter } from './routers/sync.ts';
 import { titlesRouter } from './routers/titles.ts';
 import { trophiesRouter } from './routers/trophies.ts';
 import { usersRouter } from './routers/users.ts';
+import { webhooksRouter } from './routers/webhooks.ts';
 import { router } from './trpc.ts';
 
 /** Served at /api/public/v1 (no authentication). */
@@ -44,6 +45,7 @@ export const platformRouter = router({
   notifications: notificationsRouter,
   trophies: trophiesRouter,
   export: exportRouter,
+  webhooks: webhooksRouter,
 });
 
 export const appRouter = router({

@@ -11,6 +11,7 @@ import type { LimitId } from '../core/limits/table.ts';
 import { ApiError, type ErrorCode } from '../core/errors.ts';
 import { SSE_TIMING, type OpenStream } from '../core/events/live-stream.ts';
 import type { Logger } from '../core/log.ts';
+import { wakeWebhooks } from '../core/webhooks/wake.ts';
 import { toApiError, toTrpcError } from './errors.ts';
 
 export type Context = {
@@ -116,9 +117,10 @@ function operationName(ctx: Context, path: string): string {
 /**
  * Every procedure: its own rate-limit buckets are counted first (the same buckets whichever transport
  * calls it), a REST call's text is read into its input's types before any validator runs, and ApiErrors
- * thrown by core become TRPCErrors with the matching HTTP status.
+ * thrown by core become TRPCErrors with the matching HTTP status. A write that succeeded nudges the
+ * webhook deliverer.
  */
-const base = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
+const base = t.procedure.use(async ({ ctx, meta, path, type, getRawInput, next }) => {
   if (meta?.limits?.length && ctx.countLimits) {
     try {
       await ctx.countLimits(meta.limits, operationName(ctx, path));
@@ -131,6 +133,7 @@ const base = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
   if (!result.ok && result.error.cause instanceof ApiError) {
     throw toTrpcError(result.error.cause);
   }
+  if (result.ok && type === 'mutation') wakeWebhooks();
   return result;
 });
 

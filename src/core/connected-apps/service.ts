@@ -5,6 +5,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { forgetAppPushDevices } from '../devices/service.ts';
 import { notFound } from '../errors.ts';
+import { recordRevocation } from '../webhooks/revocation.ts';
 import { connectedAppRows, deleteGrantArtifacts, deleteUserAppGrants, liveGrantUserCounts, touchGrantLastUse, upsertGrant } from './repository.ts';
 
 export const connectedApp = z
@@ -42,12 +43,16 @@ export async function listConnectedApps(em: EntityManager, userId: string): Prom
   }));
 }
 
-/** Deletes every grant, code and token the app holds for the user, and its push devices; false when it held no grant. */
+/**
+ * Deletes every grant, code and token the app holds for the user, and its push devices, and tells the
+ * app's webhooks; false when it held no grant.
+ */
 async function revokeGrants(tx: EntityManager, userId: string, clientId: string): Promise<boolean> {
   const grants = await deleteUserAppGrants(tx, userId, clientId);
   if (!grants.length) return false;
   await deleteGrantArtifacts(tx, grants.map((g) => g.grant_id), grants.map((g) => g.grant_key));
   await forgetAppPushDevices(tx, clientId, userId);
+  await recordRevocation(tx, userId, clientId);
   return true;
 }
 

@@ -18,6 +18,9 @@ export const ChangeLog = defineEntity({
     // A user's latest changes of one resource, newest first (the Trakt-compatible facade's last activities):
     // a backward scan of the user's own entries, whatever everyone else writes.
     { name: 'change_log_user_resource', properties: ['user', 'resource', 'id'] },
+    // Every change in feed order, whoever made it: each webhook subscription reads the log from its own
+    // position (core/webhooks/repository.ts), a page of this index whatever its app's users wrote.
+    { name: 'change_log_position', properties: ['xid', 'id'] },
   ],
   properties: {
 

@@ -22,6 +22,7 @@ import { UserPreferences } from './profile.ts';
 import { SyncIdempotency } from './sync.ts';
 import { OauthArtifact, OauthKey } from './tokens.ts';
 import { TrophyCursor, UserTrophy } from './trophies.ts';
+import { WebhookDelivery, WebhookSubscription } from './webhooks.ts';
 
 export const entities = [
   AppUser, App, AppGrant, CatalogFetch, DemoImportStep, Episode, Season, Title, TitleRecommendation, TitleTrending, ChangeLog, CollectionItem,
@@ -29,6 +30,7 @@ export const entities = [
   List, ListItem, ListLike, ListMember, Notification, NotificationPreference, ContinueWatching,
   PlaybackEventReceipt, PlaybackSession, UserPreferences, SyncIdempotency, OauthArtifact, OauthKey, TrophyCursor,
   UserTrophy, UserFigures, UserTitleFigures, UserDayFigures, UserMonthGenre, UserStreakRun, UserLibraryCount,
+  WebhookSubscription, WebhookDelivery,
 ] as const;
 
 /** The tables and columns as the query builder sees them, inferred from the entities. */
