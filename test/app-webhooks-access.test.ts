@@ -2,7 +2,7 @@
 // token (403, nothing changed); another user, another app's path, an unknown or misspelt id all answer
 // the same 404 for every page and action; what the service refuses (a URL it may not post to, a kind the
 // app's scopes rule out, the cap of webhooks) is a 400 with the form again and its reason, and nothing
-// is stored; what was typed is escaped; the two buckets (`webhook-forms`, `webhook-test`) refuse at
+// is stored; what was typed is escaped; the two buckets (`webhook-forms`, `webhook-page-test`) refuse at
 // exactly their limit plus one, doing nothing. A deployment without WEBHOOK_ALLOW_PRIVATE refuses
 // loopback and plain http in the form.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -237,8 +237,8 @@ describe('buckets', () => {
     expect((await post(s, `${hook}/test`, { csrf: s.csrf })).status).toBe(303);
   });
 
-  it('webhook-test: 429 at exactly the limit plus one, and nothing more is sent', async () => {
-    const { points } = limitById('webhook-test');
+  it('webhook-page-test: 429 at exactly the limit plus one, and nothing more is sent', async () => {
+    const { points } = limitById('webhook-page-test');
     const s = await accountSession(app, 'hook_tester');
     const clientId = await ownApp(s);
     const hook = await added(s, clientId, { url: `${receiver.url}/tester` });

@@ -53,9 +53,9 @@ const REQUESTS: Record<string, Send> = {
 // sign-in-*: failures, not requests, on the HTML sign-in forms (sign-in-throttle.test.ts); sign-up-ip:
 // sign-ups on the HTML sign-up form (sign-up.test.ts); import-upload: uploads on /account/import (import-page.test.ts);
 // export and export-page: the full export over the API (export.test.ts) and from the account page
-// (account-export.test.ts), which need official apps and sessions; webhook-forms and webhook-test: the
+// (account-export.test.ts), which need official apps and sessions; webhook-forms and webhook-page-test: the
 // webhook forms of an app's page (app-webhooks-access.test.ts).
-const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback', 'sign-in-account', 'sign-in-ip', 'sign-in-success', 'sign-up-ip', 'import-upload', 'export', 'export-page', 'app-secret', 'app-create', 'app-edit', 'account-forms', 'webhook-forms', 'webhook-test']);
+const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback', 'sign-in-account', 'sign-in-ip', 'sign-in-success', 'sign-up-ip', 'import-upload', 'export', 'export-page', 'app-secret', 'app-create', 'app-edit', 'account-forms', 'webhook-forms', 'webhook-page-test']);
 
 async function send(s: Send, address: string, token: string | undefined) {
   const headers: Record<string, string> = { 'x-forwarded-for': address };

@@ -101,7 +101,8 @@ const LIMIT_DEFS = [
   { id: 'webhook-forms', surface: 'pages', checkedBy: 'route', endpoint: 'webhooks added, changed, resumed and deleted, and their secrets rotated, on /account/apps', points: 30, seconds: MINUTE, key: 'user_or_ip' },
   // A test message is a POST from the service to the owner's URL, which may take the whole delivery
   // timeout to answer: a few a minute check a receiver; a loop would make the service a load generator.
-  { id: 'webhook-test', surface: 'pages', checkedBy: 'route', endpoint: 'test messages sent from /account/apps', points: 10, seconds: MINUTE, key: 'user_or_ip' },
+  // Beside the API's `webhook-test` (per app), as the app pages' buckets are beside the API's.
+  { id: 'webhook-page-test', surface: 'pages', checkedBy: 'route', endpoint: 'test messages sent from /account/apps', points: 10, seconds: MINUTE, key: 'user_or_ip' },
 ] as const satisfies readonly Limit[];
 
 /** The id of a limit: what procedure metadata and routes name. */

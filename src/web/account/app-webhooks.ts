@@ -2,9 +2,9 @@
 // service (core/webhooks/service.ts) after its ownership check: another user's app, an unknown one or
 // a webhook of another app is the same 404 for every page and action. Like the app pages
 // (developer-apps.ts, owner-handlers.ts): mounted only while APP_REGISTRATION is open, every POST counts
-// in its form bucket first (`webhook-test` for test messages, which post to the owner's URL; `webhook-forms`
-// for the rest), needs the session's CSRF token, and redirects (303) to a page, so a reload never repeats
-// it. A new secret and the outcome of a test message are handed to the webhook's page once
+// in its form bucket first (`webhook-page-test` for test messages, which post to the owner's URL;
+// `webhook-forms` for the rest), needs the session's CSRF token, and redirects (303) to a page, so a
+// reload never repeats it. A new secret and the outcome of a test message are handed to the webhook's page once
 // (secret-reveal.ts). What the service refuses in a form (a URL it may not post to, a kind the app's
 // scopes rule out, the cap of webhooks) is shown in the form again, with what was typed.
 import type { Request, Response, Router } from 'express';
@@ -175,7 +175,7 @@ export function appWebhookRoutes(deps: OwnerDeps & { settings: WebhookSettings }
     res.redirect(303, `${webhookPath(shown.clientId, rotated.id)}?rotated=1`);
   }));
 
-  r.post(`${base}/:id/test`, act('webhook-test', async (req, res, session) => {
+  r.post(`${base}/:id/test`, act('webhook-page-test', async (req, res, session) => {
     const em = deps.orm.em.fork();
     const { shown, app } = await appOf(em, req, session);
     const id = hookId(req);
