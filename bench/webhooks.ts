@@ -1,13 +1,13 @@
 // Webhook delivery in services mode (PostgreSQL + Redis, the real process): an app with one subscription
-// to `history`, USERS users who granted it, and a receiver on loopback answering 204 at once. Three runs
-// of history writes (POST /watch-history, each a new entry):
-// - baseline: a steady RATE writes a second for SECONDS, with no subscription: what the writes cost alone;
-// - steady: the same load with the subscription: the delivery lag of every write (the receiver's receipt
-//   minus the moment the write's answer came back, so negative when the message beat the answer);
-// - burst: BURST writes as fast as BURST_CONNECTIONS connections send them, then the lag until the last
-//   message arrived, and deliveries a second from the first write to the last receipt.
-// CPU is the service's and its PostgreSQL backends', read from /proc around each run; CPU per delivery is
-// the steady run's CPU less the baseline's per write, over the messages delivered.
+// to `history`, USERS users who granted it, and a receiver on loopback answering 204 at once. History
+// writes (POST /watch-history, each a new entry) in two shapes, each first without the subscription (the
+// baseline: what the writes cost alone) and then with it:
+// - steady: RATE writes a second for SECONDS; the delivery lag of every write is the receiver's receipt
+//   less the moment the write's answer came back (negative when the message beat the answer);
+// - burst: BURST writes as fast as BURST_CONNECTIONS connections send them; lag as above, and
+//   deliveries a second from the first write to the last receipt.
+// CPU is the service's and its PostgreSQL backends', read from /proc around each run (until the last
+// message arrived); CPU per delivery is a run's CPU less its baseline's per write, over the messages.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createUser } from '../src/core/accounts/service.ts';
@@ -30,8 +30,10 @@ const SCOPES = 'history:read history:write';
 const STEP_MS = 3 * 3600 * 1000;
 
 type Lag = { p50: number; p99: number; max: number; deliveries: number };
-type Run = { name: string; writes: Figures; lag: Lag | null; deliveriesPerSecond: number | null; cpuMsPerWrite: number | null; cpuMs: number | null };
-export type WebhookBench = { users: number; rate: number; seconds: number; burst: number; runs: Run[]; cpuMsPerDelivery: number | null };
+type Run = { writes: Figures; lag: Lag | null; deliveriesPerSecond: number | null; cpuMsPerWrite: number | null; cpuMs: number | null };
+/** One shape of load without the subscription and with it; CPU per delivery from the two. */
+type Pair = { name: string; baseline: Run; hooked: Run; cpuMsPerDelivery: number | null };
+export type WebhookBench = { users: number; rate: number; seconds: number; burst: number; pairs: Pair[] };
 
 /** The receiver: when each history message came, by the entry it carries. */
 type Receiver = { url: string; receivedAt: Map<string, number>; close(): Promise<void> };
@@ -158,8 +160,7 @@ export async function benchWebhooks(): Promise<WebhookBench> {
   await prepareCatalog({ databaseUrl, dataDir: tempDataDir() });
   const db = await openDatabase({ databaseUrl, dataDir: '/nonexistent' });
   const receiver = await startReceiver();
-  const runs: Run[] = [];
-  let cpuMsPerDelivery: number | null = null;
+  const pairs: Pair[] = [];
   const clean = () => query(db.orm.em.fork(), { text: `delete from app_user where username like 'bench\\_wh\\_%'`, params: [] });
   try {
     await migrate(db.orm);
@@ -173,7 +174,7 @@ export async function benchWebhooks(): Promise<WebhookBench> {
     });
     const load = writer(service, setup.tokens);
     try {
-      const measured = async (name: string, run: () => Promise<Writes>, delivered: boolean): Promise<Run> => {
+      const measured = async (run: () => Promise<Writes>, delivered: boolean): Promise<Run> => {
         const before = await cpuMark(db, service.child.pid);
         const w = await run();
         const received = delivered ? await lagsOf(w, receiver) : null;
@@ -181,7 +182,6 @@ export async function benchWebhooks(): Promise<WebhookBench> {
         const cpu = before && after ? cpuBetween(before, after) : null;
         const cpuMs = cpu ? cpu.server + cpu.backends : null;
         return {
-          name,
           writes: figures(w),
           lag: received?.lag ?? null,
           deliveriesPerSecond: received ? received.lag.deliveries / ((received.lastAt - w.started) / 1000) : null,
@@ -189,18 +189,23 @@ export async function benchWebhooks(): Promise<WebhookBench> {
           cpuMs,
         };
       };
+      const shapes = [
+        { name: `steady: ${RATE} writes/s for ${SECONDS} s`, run: () => load.steady(SECONDS) },
+        { name: `burst: ${BURST} writes at ${BURST_CONNECTIONS} connections`, run: () => load.burst(BURST) },
+      ];
       await load.steady(2); // warm-up: connections, prepared statements, the JIT
-      const baseline = await measured(`baseline: ${RATE} writes/s for ${SECONDS} s, no webhook`, () => load.steady(SECONDS), false);
-      runs.push(baseline);
+      const baselines = [];
+      for (const shape of shapes) baselines.push(await measured(shape.run, false));
 
       const settings = loadConfig({ DATABASE_URL: databaseUrl, WEBHOOK_ALLOW_PRIVATE: 'true', LOG_LEVEL: 'silent' }).webhooks;
       const em = db.orm.em.fork();
       await createWebhook(em, await appOfOwner(em, setup.ownerId, setup.clientId), { url: receiver.url, kinds: ['history'] }, settings);
-      const steady = await measured(`steady: ${RATE} writes/s for ${SECONDS} s`, () => load.steady(SECONDS), true);
-      runs.push(steady);
-      runs.push(await measured(`burst: ${BURST} writes at ${BURST_CONNECTIONS} connections`, () => load.burst(BURST), true));
-      if (baseline.cpuMsPerWrite !== null && steady.cpuMs !== null && steady.lag) {
-        cpuMsPerDelivery = (steady.cpuMs - baseline.cpuMsPerWrite * steady.writes.requests) / steady.lag.deliveries;
+      for (const [i, shape] of shapes.entries()) {
+        const baseline = baselines[i]!;
+        const hooked = await measured(shape.run, true);
+        const cpuMsPerDelivery =
+          baseline.cpuMsPerWrite !== null && hooked.cpuMs !== null && hooked.lag ? (hooked.cpuMs - baseline.cpuMsPerWrite * hooked.writes.requests) / hooked.lag.deliveries : null;
+        pairs.push({ name: shape.name, baseline, hooked, cpuMsPerDelivery });
       }
     } finally {
       load.close();
@@ -211,43 +216,46 @@ export async function benchWebhooks(): Promise<WebhookBench> {
     await clean();
     await db.close();
   }
-  return { users: USERS, rate: RATE, seconds: SECONDS, burst: BURST, runs, cpuMsPerDelivery };
+  return { users: USERS, rate: RATE, seconds: SECONDS, burst: BURST, pairs };
 }
 
 const ms = (v: number) => `${v.toFixed(v < 10 ? 2 : 1)} ms`;
 const lagText = (l: Lag | null) => (l ? `p50 ${ms(l.p50)}, p99 ${ms(l.p99)}, max ${ms(l.max)}` : 'n/a');
 
+const cpuText = (v: number | null) => (v === null ? 'n/a' : v.toFixed(2));
+
 export function printWebhooks(b: WebhookBench): void {
   console.log(`\nwebhook delivery (services mode: PostgreSQL + Redis; ${b.users} users, one subscription, receiver on loopback)`);
-  for (const r of b.runs) {
-    console.log(`  ${r.name}: writes ${r.writes.requestsPerSecond.toFixed(1)}/s p50 ${ms(r.writes.p50)} p99 ${ms(r.writes.p99)}; lag ${lagText(r.lag)}`);
-    console.log(`    ${r.deliveriesPerSecond === null ? '' : `${r.deliveriesPerSecond.toFixed(0)} deliveries/s, `}${r.cpuMsPerWrite === null ? 'CPU n/a' : `${r.cpuMsPerWrite.toFixed(2)} ms CPU per write (service + PostgreSQL)`}`);
+  for (const p of b.pairs) {
+    const { baseline: base, hooked: h } = p;
+    console.log(`  ${p.name}: writes ${h.writes.requestsPerSecond.toFixed(1)}/s p50 ${ms(h.writes.p50)} p99 ${ms(h.writes.p99)} (without the webhook ${base.writes.requestsPerSecond.toFixed(1)}/s p50 ${ms(base.writes.p50)} p99 ${ms(base.writes.p99)})`);
+    console.log(`    lag ${lagText(h.lag)}; ${h.deliveriesPerSecond?.toFixed(0) ?? 'n/a'} deliveries/s; CPU per write ${cpuText(h.cpuMsPerWrite)} ms (without ${cpuText(base.cpuMsPerWrite)} ms), per delivery ${cpuText(p.cpuMsPerDelivery)} ms`);
   }
-  console.log(`  CPU per delivery (steady less the baseline's writes): ${b.cpuMsPerDelivery === null ? 'n/a' : ms(b.cpuMsPerDelivery)}`);
 }
 
 export function webhooksSection(b: WebhookBench): Section {
   return section(
     'Webhook delivery (services mode: PostgreSQL and Redis)',
-    `History writes (\`POST /watch-history\`, each a new entry) from ${b.users} users who granted one app, whose one subscription to \`history\` posts to a receiver on loopback answering 204. Lag is the receiver's receipt less the moment the write's answer came back (negative when the message beat the answer). CPU is the service's and its PostgreSQL backends'; per delivery, the steady run's CPU less the baseline's per write, over the messages.`,
+    `History writes (\`POST /watch-history\`, each a new entry) from ${b.users} users who granted one app, whose one subscription to \`history\` posts to a receiver on loopback answering 204; each load first without the subscription (the baseline), then with it. Lag is the receiver's receipt less the moment the write's answer came back (negative when the message beat the answer). CPU is the service's and its PostgreSQL backends' until the last message arrived; per delivery, the run's CPU less its baseline's per write, over the messages.`,
     {
-      measures: b.runs.map((r) => ({ label: r.name, unit: 'writes/s', figures: r.writes })),
+      measures: b.pairs.map((p) => ({ label: p.name, unit: 'writes/s', figures: p.hooked.writes, baseline: { label: 'no webhook', figures: p.baseline.writes } })),
       tables: [
         {
-          caption: 'Delivery lag, throughput and CPU',
-          header: ['run', 'messages', 'lag p50', 'lag p99', 'lag max', 'deliveries/s', 'CPU ms per write'],
-          rows: b.runs.map((r) => [
-            r.name,
-            r.lag ? String(r.lag.deliveries) : '-',
-            r.lag ? ms(r.lag.p50) : '-',
-            r.lag ? ms(r.lag.p99) : '-',
-            r.lag ? ms(r.lag.max) : '-',
-            r.deliveriesPerSecond === null ? '-' : r.deliveriesPerSecond.toFixed(0),
-            r.cpuMsPerWrite === null ? 'n/a' : r.cpuMsPerWrite.toFixed(2),
+          caption: 'Delivery lag, deliveries and CPU (service + PostgreSQL)',
+          header: ['load', 'messages', 'lag p50', 'lag p99', 'lag max', 'deliveries/s', 'CPU ms per write', 'without webhook', 'CPU ms per delivery'],
+          rows: b.pairs.map((p) => [
+            p.name,
+            String(p.hooked.lag?.deliveries ?? '-'),
+            p.hooked.lag ? ms(p.hooked.lag.p50) : '-',
+            p.hooked.lag ? ms(p.hooked.lag.p99) : '-',
+            p.hooked.lag ? ms(p.hooked.lag.max) : '-',
+            p.hooked.deliveriesPerSecond?.toFixed(0) ?? '-',
+            cpuText(p.hooked.cpuMsPerWrite),
+            cpuText(p.baseline.cpuMsPerWrite),
+            cpuText(p.cpuMsPerDelivery),
           ]),
         },
       ],
-      values: [{ label: 'CPU per delivery (service + PostgreSQL; steady run less the baseline)', value: b.cpuMsPerDelivery === null ? 'n/a' : ms(b.cpuMsPerDelivery) }],
     },
   );
 }
