@@ -156,6 +156,13 @@ const NULL_FIRST = new Set([
   'dynamicListLastFullSyncedAt', 'containsItemId', 'tv_db_id', 'earnedAt', 'lastEarnedAt',
 ]);
 
+const WEBHOOK_URL = 'https://hooks.example.org/media-tracking';
+const WEBHOOK_SECRET = 'whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw4Xk3n0vAZ8o=';
+const WEBHOOK = {
+  id: '12', url: WEBHOOK_URL, kinds: ['history', 'ratings', 'authorization.revoked'], status: 'active', pausedReason: null, pausedAt: null, failures: 0,
+  nextAttemptAt: AT, lastAttemptAt: AT, lastSuccessAt: AT, lastStatus: 200, lastError: null, createdAt: AT, updatedAt: AT,
+};
+
 /** Adjustments per component, merged over what the schema gives. */
 const COMPONENT_HINTS: Record<string, Json> = {
   Profile: { id: USER_ID },
@@ -183,6 +190,10 @@ const COMPONENT_HINTS: Record<string, Json> = {
   ListDetail: { name: 'Winter films' },
   ProfileHomeList: { name: 'Winter films' },
   PublicListSummary: { name: 'Winter films' },
+  Webhook: WEBHOOK,
+  WebhookWithSecret: { ...WEBHOOK, secret: WEBHOOK_SECRET },
+  WebhookDelivery: { id: '9001', messageId: 'msg_48213', type: 'history.upsert', userId: USER_ID, attempt: 1, status: 200, error: null, durationMs: 84, at: AT },
+  WebhookTestResult: { delivered: true, messageId: 'msg_test_5b2c7e0a-93d4-4f1e-8a6b-2f0c9d1e7a44', status: 200, error: null, durationMs: 84 },
 };
 
 const SAMPLE_STRINGS: Array<[RegExp, (ctx: Ctx) => string]> = [
@@ -361,6 +372,13 @@ const SYNC_ERRORS = {
 };
 
 const OPERATIONS: Record<string, OperationExamples> = {
+  'webhooks-create': {
+    request: { 'application/json': { url: WEBHOOK_URL, kinds: ['history', 'ratings', 'authorization.revoked'] } },
+    response: () => ({ ...WEBHOOK, lastAttemptAt: null, lastSuccessAt: null, lastStatus: null, secret: WEBHOOK_SECRET }),
+    errors: { invalid_request: { summary: 'A destination webhooks may not reach', value: error('invalid_request', 'url: hooks.internal resolves to 10.0.0.7 (private), which webhooks may not reach') } },
+  },
+  'webhooks-update': { request: { 'application/json': { kinds: ['history', 'playback'] } } },
+  'webhooks-deliveries': { response: (drawn) => ({ ...(drawn as Json), nextBefore: '9001' }) },
   'oauth-authorize': {
     location: {
       '302': () => `http://127.0.0.1:8765/callback?code=oHx8Qm2LkT5vZ9rW&state=af0ifjsldkj&scope=${encodeURIComponent(SCOPE)}`,
@@ -557,6 +575,7 @@ const NOT_FOUND_BY_TAG: Record<string, string> = {
   notifications: 'Notification 1042 not found',
   playback: 'Continue Watching entry not found',
   'push devices': 'Push device 17 not found',
+  webhooks: 'Webhook not found',
   account: 'connected app not found',
   users: 'User "alice" not found',
 };

@@ -21,6 +21,7 @@ const TAGS: Record<'platform' | 'public', Tag[]> = {
     { name: 'notifications', description: 'The notification inbox, unread count, marking read, and preferences per kind.' },
     { name: 'trophies', description: 'Trophies earned from history, ratings and lists, with progress and totals.' },
     { name: 'push devices', description: 'Mobile push registrations. Official apps only (others get 403 `first_party_only`).' },
+    { name: 'webhooks', description: 'Signed webhooks of the token\'s own app (Standard Webhooks): subscriptions, test messages, secret rotation and the delivery log. Only for a token whose user owns its app (others get 403 `app_owner_only`).' },
   ],
   public: [
     { name: 'catalog', description: 'Search, discover and trending titles of the public catalog.' },

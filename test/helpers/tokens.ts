@@ -27,11 +27,18 @@ export async function issueRefreshToken(app: TestApp, opts: TokenOptions): Promi
 }
 
 /**
- * An access token whose grant is also a connected app of the user, as the token endpoint records it (what
- * reads "the users whose grant holds a scope" go by: the app's user count, its webhooks' deliveries).
+ * A token of a new grant that the user's connected apps list, as the token endpoint leaves it (its
+ * app_grant row: what webhook delivery reads a user's scopes from).
  */
 export async function issueConnectedToken(app: TestApp, opts: TokenOptions): Promise<string> {
-  const g = await grantFor(app, opts);
-  await recordGrantUse(app.db.orm.em.fork(), { grantId: g.grantId, grantKey: artifactKey('Grant', g.grantId), userId: opts.userId, clientId: opts.clientId, scopes: opts.scope.split(' ') });
-  return new app.oauth.provider.AccessToken(g).save();
+  const granted = await grantFor(app, opts);
+  const token = await new app.oauth.provider.AccessToken(granted).save();
+  await recordGrantUse(app.db.orm.em.fork(), {
+    grantId: granted.grantId,
+    grantKey: artifactKey('Grant', granted.grantId),
+    userId: opts.userId,
+    clientId: opts.clientId,
+    scopes: opts.scope.split(' '),
+  });
+  return token;
 }

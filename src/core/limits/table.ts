@@ -60,9 +60,10 @@ const LIMIT_DEFS = [
   // A bucket of our own: the full export reads every row the user has, so a user gets a few an hour,
   // whichever official app asks (core/export).
   { id: 'export', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: HOUR, key: 'user' },
-  // Buckets of our own: an app's owner managing its webhooks (core/webhooks), and the test messages it
-  // asks for, each an outbound request the service makes at once: a few a minute for the whole app.
-  { id: 'webhooks', surface: 'platform', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'app_user' },
+  // Buckets of our own: an app's owner managing its webhooks (core/webhooks), the size of the other
+  // buckets of a resource, and the test messages it asks for, each an outbound request the service makes
+  // at once: a few a minute for the whole app.
+  { id: 'webhooks', surface: 'platform', checkedBy: 'procedure', points: 120, seconds: MINUTE, key: 'app_user' },
   { id: 'webhook-test', surface: 'platform', checkedBy: 'procedure', points: 10, seconds: MINUTE, key: 'app' },
   { id: 'public-user', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },
   { id: 'public-search', surface: 'public', checkedBy: 'procedure', points: 60, seconds: MINUTE, key: 'ip' },

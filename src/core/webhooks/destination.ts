@@ -29,7 +29,7 @@ export class DestinationRefused extends Error {}
  * user name or password, no fragment); invalid_request naming the rule otherwise. The WHATWG parser
  * reads every spelling of an address (2130706433, 0177.0.0.1, 0x7f.1) as the address it is.
  */
-export function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
+function checkWebhookUrl(raw: string, allowPrivate: boolean): URL {
   if (raw.length > URL_MAX) throw invalidRequest(`url: must be at most ${URL_MAX} characters`);
   let url: URL;
   try {

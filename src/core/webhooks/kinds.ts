@@ -16,7 +16,7 @@ export const WEBHOOK_KINDS = [...(Object.keys(CHANGE_RESOURCES) as ChangeResourc
 export type WebhookKind = ChangeResource | typeof REVOKED_KIND;
 
 /** The scope a user's grant needs for the app to be sent a kind of change; null for the revocation. */
-export function scopeOfKind(kind: WebhookKind): string | null {
+function scopeOfKind(kind: WebhookKind): string | null {
   return kind === REVOKED_KIND ? null : CHANGE_RESOURCES[kind];
 }
 

@@ -292,7 +292,7 @@ function grantHolds(eb: ExpressionBuilder<Tables & { scan: { user_id: string; re
  * serves for it: the item's latest settled state. The rows the app may not see are passed over by
  * position only.
  */
-export function pageQuery(k: Kysely<Tables>, f: Followed, from: Position, size: number) {
+function pageQuery(k: Kysely<Tables>, f: Followed, from: Position, size: number) {
   const followed = f.resources.map((resource) => ({ resource, scope: CHANGE_RESOURCES[resource] }));
   return k
     .with('scan', (qc) =>
@@ -363,13 +363,3 @@ export function changePage(em: EntityManager, f: Followed, from: Position, size:
 }
 
 export type PageRow = Awaited<ReturnType<typeof changePage>>[number];
-
-/** Subscriptions paused, over every app (for /metrics). */
-export async function pausedCount(em: EntityManager): Promise<number> {
-  const row = await db(em)
-    .selectFrom('webhook_subscription')
-    .select((eb) => eb.cast<number>(eb.fn.countAll(), 'integer').as('n'))
-    .where('status', '=', 'paused')
-    .executeTakeFirstOrThrow();
-  return row.n;
-}

@@ -55,7 +55,7 @@ export const updateWebhookInput = z
   .strictObject({ id: wireId(), url: url.optional(), kinds: kinds.optional() })
   .refine((v) => v.url !== undefined || v.kinds !== undefined, 'give url, kinds or both');
 
-export const webhookDelivery = z
+const webhookDelivery = z
   .strictObject({
     id: z.string(),
     messageId: z.string().describe('The `webhook-id` header: the same on every attempt of one message.'),
@@ -68,7 +68,6 @@ export const webhookDelivery = z
     at: when,
   })
   .meta({ id: 'WebhookDelivery' });
-export type WebhookDelivery = z.infer<typeof webhookDelivery>;
 
 export const deliveriesInput = z.strictObject({
   id: wireId(),

@@ -63,7 +63,10 @@ export async function appOfToken(em: EntityManager, actor: Actor): Promise<Webho
   return app;
 }
 
-/** An app on its owner's account page (404 not_found for anyone else, as for an app that does not exist). */
+/**
+ * An app on its owner's account page (404 not_found for anyone else, as for an app that does not exist).
+ * @public (for the account page of an app)
+ */
 export async function appOfOwner(em: EntityManager, userId: string, clientId: string): Promise<WebhookApp> {
   const app = await ownedBy(em, userId, clientId);
   if (!app) throw notFound('app');

@@ -5,7 +5,8 @@
 // URL, a pause reason, an error) is escaped; URLs wrap between their parts (breakableUri).
 import type { OwnedApp } from '../../core/apps/owned.ts';
 import { URL_MAX } from '../../core/webhooks/destination.ts';
-import { scopeOfKind, WEBHOOK_KINDS, type WebhookKind } from '../../core/webhooks/kinds.ts';
+import { CHANGE_RESOURCES } from '../../core/changes/resources.ts';
+import { REVOKED_KIND, WEBHOOK_KINDS, type WebhookKind } from '../../core/webhooks/kinds.ts';
 import { DELIVERY_LOG_KEEP, WEBHOOKS_PER_APP, type DeliveriesPage, type TestResult, type Webhook } from '../../core/webhooks/schemas.ts';
 import { breakableUri, errorBox, escapeHtml } from '../../oauth/pages/layout.ts';
 import { when } from './account.ts';
@@ -107,7 +108,8 @@ export const EMPTY_WEBHOOK_FORM: WebhookForm = { url: '', kinds: [] };
 function kindChoices(app: OwnedApp, checked: readonly string[]): string {
   const allowed = new Set<string>(app.scopes);
   return WEBHOOK_KINDS.map((k) => {
-    const scope = scopeOfKind(k);
+    // The read scope a user's grant needs for the kind (the change feed's); the revocation needs none.
+    const scope = k === REVOKED_KIND ? null : CHANGE_RESOURCES[k];
     const usable = scope === null || allowed.has(scope);
     const hint = scope === null ? 'Needs no scope.' : usable ? `Sent for users whose grant holds <code>${scope}</code>.` : `Needs <code>${scope}</code>, which this app may not ask for.`;
     return `<label class="choice"><input type="checkbox" name="kind:${k}" value="on"${checked.includes(k) && usable ? ' checked' : ''}${usable ? '' : ' disabled'}>
