@@ -10,12 +10,14 @@ import pg from 'pg';
 import { loadConfig } from '../src/config.ts';
 import { demoSources, importCatalog } from '../src/core/catalog/import/index.ts';
 import { catalogSize } from '../src/core/catalog/service.ts';
+import { recordGrantUse } from '../src/core/connected-apps/service.ts';
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { statementName } from '../src/core/db/prepared.ts';
 import { query, type Sql } from '../src/core/db/sql.ts';
 import { RateLimits } from '../src/core/limits/limiter.ts';
 import { createLogger } from '../src/core/log.ts';
+import { artifactKey } from '../src/oauth/adapter.ts';
 import { createOAuth } from '../src/oauth/index.ts';
 
 export const root = path.resolve(import.meta.dirname, '..');
@@ -334,8 +336,10 @@ export type IssueToken = (userId: string, clientId: string, scopes: string) => P
 /**
  * Access tokens for bench users, minted by the service's own authorization server on `db` (the OAuth
  * flows themselves are tested with real clients, and bearer verification is measured in auth.ts).
+ * `connected`: each grant also becomes the user's connected app, as the token endpoint records it (what
+ * an app's webhooks deliver by).
  */
-export async function tokenIssuer(db: Database, databaseUrl: string): Promise<IssueToken> {
+export async function tokenIssuer(db: Database, databaseUrl: string, opts: { connected?: boolean } = {}): Promise<IssueToken> {
   const config = loadConfig({ DATABASE_URL: databaseUrl, LOG_LEVEL: 'silent', BASE_URL: 'http://127.0.0.1' });
   const log = createLogger('silent');
   const { provider } = await createOAuth({ orm: db.orm, config, log, limits: new RateLimits({ prefix: 'bench', log, enabled: false }) });
@@ -343,6 +347,7 @@ export async function tokenIssuer(db: Database, databaseUrl: string): Promise<Is
     const grant = new provider.Grant({ accountId: userId, clientId });
     grant.addOIDCScope(scopes);
     const grantId = await grant.save();
+    if (opts.connected) await recordGrantUse(db.orm.em.fork(), { grantId, grantKey: artifactKey('Grant', grantId), userId, clientId, scopes: scopes.split(' ') });
     const client = await provider.Client.find(clientId);
     if (!client) throw new Error(`bench app ${clientId} not found`);
     return new provider.AccessToken({ accountId: userId, client, grantId, scope: scopes, gty: 'authorization_code' }).save();

@@ -25,6 +25,7 @@ import { benchPlayback, playbackSection, printPlayback } from './playback.ts';
 import { benchRatings, printRatings, ratingsSection } from './ratings.ts';
 import { benchTrakt, printTrakt, traktSection } from './trakt.ts';
 import { benchWebApp, printWebApp, webAppSection } from './web-app.ts';
+import { benchWebhooks, printWebhooks, webhooksSection } from './webhooks.ts';
 import { benchDatabaseUrl, root, takeServicePeaks } from './lib.ts';
 import { describeMachine, renderMarkdown, type Run, type Section } from './report.ts';
 
@@ -55,6 +56,7 @@ const benches: Bench[] = [
   bench('trakt', 'Trakt-compatible API', benchTrakt, printTrakt, traktSection),
   bench('lists', 'Lists', benchLists, printLists, listsSection),
   bench('playback', 'Playback', benchPlayback, printPlayback, playbackSection),
+  bench('webhooks', 'Webhook delivery', benchWebhooks, printWebhooks, webhooksSection),
   bench('sync', 'Sync', benchSync, printSync, syncSection),
   bench('import', 'Import', benchImport, printImport, importSection),
   bench('living-catalog', 'Living catalog', benchLivingCatalog, printLivingCatalog, livingCatalogSection),
@@ -97,7 +99,7 @@ for (const b of benches) {
 machine.loadEnd = os.loadavg();
 
 const env: Record<string, string> = {};
-for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS', 'BENCH_GROWTH_SIZES']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS', 'BENCH_GROWTH_SIZES', 'BENCH_WEBHOOK_USERS', 'BENCH_WEBHOOK_RATE', 'BENCH_WEBHOOK_SECONDS', 'BENCH_WEBHOOK_BURST']) if (process.env[k]) env[k] = process.env[k]!;
 const report = renderMarkdown({
   machine,
   sections,

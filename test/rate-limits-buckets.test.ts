@@ -56,8 +56,9 @@ const REQUESTS: Record<string, Send> = {
 // export and export-page: the full export over the API (export.test.ts) and from the account page
 // (account-export.test.ts), which need official apps and sessions; calendar-feed and calendar-feed-create:
 // a feed's token and an official app's (calendar-feed-limits.test.ts); media-server-receivers and
-// media-server-hook: the receivers' procedures and each receiver's URLs (media-server-hooks-api.test.ts).
-const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback', 'sign-in-account', 'sign-in-ip', 'sign-in-success', 'sign-up-ip', 'import-upload', 'export', 'export-page', 'app-secret', 'app-create', 'app-edit', 'account-forms', 'calendar-feed', 'calendar-feed-create', 'media-server-receivers', 'media-server-hook']);
+// media-server-hook: the receivers' procedures and each receiver's URLs (media-server-hooks-api.test.ts);
+// webhook-forms and webhook-page-test: the webhook forms of an app's page (app-webhooks-access.test.ts).
+const COVERED_ELSEWHERE = new Set(['token-reads', 'token-writes', 'app', 'device-code', 'public-search', 'consent-approvals', 'token-admission', 'events-user', 'playback', 'sign-in-account', 'sign-in-ip', 'sign-in-success', 'sign-up-ip', 'import-upload', 'export', 'export-page', 'app-secret', 'app-create', 'app-edit', 'account-forms', 'calendar-feed', 'calendar-feed-create', 'media-server-receivers', 'media-server-hook', 'webhook-forms', 'webhook-page-test']);
 
 async function send(s: Send, address: string, token: string | undefined) {
   const headers: Record<string, string> = { 'x-forwarded-for': address };

@@ -1,6 +1,6 @@
 // The website as the HTTP app mounts it: the first-party web app at / (app-files.ts), the account pages under /account (the hub, sign-in and
-// sign-out, connected apps, the export, imports, sign-up, and the developer apps when APP_REGISTRATION
-// is open). It stands on the authorization server: the browser's session is the provider's (one sign-in),
+// sign-out, connected apps, the export, imports, sign-up, and the developer apps with their webhooks when
+// APP_REGISTRATION is open). It stands on the authorization server: the browser's session is the provider's (one sign-in),
 // and its cookies and form tokens are signed with the provider's cookie key.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Router } from 'express';
@@ -14,6 +14,7 @@ import { accountRoutes } from './account/account.ts';
 import { appFiles } from './app-files.ts';
 import { accountExportRoutes } from './account/account-export.ts';
 import { developerAppRoutes } from './account/developer-apps.ts';
+import { appWebhookRoutes } from './account/app-webhooks.ts';
 import { importRoutes } from './account/imports.ts';
 import { signUpRoutes } from './account/sign-up.ts';
 
@@ -29,5 +30,6 @@ export function webRoutes(deps: { orm: MikroORM; config: Config; log: Logger; li
   router.use(importRoutes({ orm, provider, limits, key, secure, maxBytes: config.importMaxBytes, signUp: signUpLink(signups) }));
   router.use(appFiles({ imageBaseUrl: config.imageBaseUrl }));
   if (config.appRegistration) router.use(developerAppRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups) }));
+  if (config.appRegistration) router.use(appWebhookRoutes({ orm, provider, limits, log, key, secure, signUp: signUpLink(signups), settings: config.webhooks }));
   return router;
 }

@@ -109,6 +109,13 @@ const LIMIT_DEFS = [
   { id: 'app-edit', surface: 'pages', checkedBy: 'route', endpoint: 'activations, deactivations and deletions of apps on /account/apps', points: 30, seconds: MINUTE, key: 'user_or_ip' },
   // Revoking a connected app (ends every token of its grants) and signing out.
   { id: 'account-forms', surface: 'pages', checkedBy: 'route', endpoint: 'connected-app revocations and sign-outs on /account', points: 30, seconds: MINUTE, key: 'user_or_ip' },
+  // An app's webhooks on its page (web/account/app-webhooks.ts): adding one checks its URL's addresses
+  // (a DNS lookup); an app holds at most 10. Clicks, not a script, like app-edit.
+  { id: 'webhook-forms', surface: 'pages', checkedBy: 'route', endpoint: 'webhooks added, changed, resumed and deleted, and their secrets rotated, on /account/apps', points: 30, seconds: MINUTE, key: 'user_or_ip' },
+  // A test message is a POST from the service to the owner's URL, which may take the whole delivery
+  // timeout to answer: a few a minute check a receiver; a loop would make the service a load generator.
+  // Beside the API's `webhook-test` (per app), as the app pages' buckets are beside the API's.
+  { id: 'webhook-page-test', surface: 'pages', checkedBy: 'route', endpoint: 'test messages sent from /account/apps', points: 10, seconds: MINUTE, key: 'user_or_ip' },
 ] as const satisfies readonly Limit[];
 
 /** The id of a limit: what procedure metadata and routes name. */

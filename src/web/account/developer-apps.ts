@@ -3,29 +3,16 @@
 // unknown path. Every POST needs the account session's CSRF token (403 without it); another user's app
 // is 404 for its page and every action. POSTs redirect (303) to a page, so a reload never repeats them.
 // Every POST counts in its bucket first (form-limits.ts): registrations, secret rotations, other changes.
-import type { NextFunction, Request, Response, Router } from 'express';
+import type { Request, Router } from 'express';
 import { strictRouter } from '../../rest/routing.ts';
-import type Provider from 'oidc-provider';
-import type { MikroORM } from '@mikro-orm/postgresql';
-import { findUserById } from '../../core/accounts/service.ts';
 import { deleteOwnedApp, listOwnedApps, ownedApp, registerOwnedApp, rotateOwnedAppSecret, setOwnedAppActive } from '../../core/apps/owned.ts';
 import { SCOPES } from '../../core/apps/scopes.ts';
-import { ApiError } from '../../core/errors.ts';
-import type { RateLimits } from '../../core/limits/limiter.ts';
-import type { Logger } from '../../core/log.ts';
-import { browserSession, validSessionCsrf, type BrowserSession } from '../../oauth/browser-session.ts';
-import { loginNonce } from './account-session.ts';
-import { refusedByFormLimit, type FormLimitId } from './form-limits.ts';
-import { accountSignInPage } from '../pages/account.ts';
+import { isCode, ownerHandlers, send, type Form, type OwnerDeps } from './owner-handlers.ts';
 import { deleteAppPage, developerAppPage, developerAppsPage, EMPTY_FORM, newAppPage, type AppForm } from '../pages/developer-apps.ts';
-import { PAGE_HEADERS, page } from '../../oauth/pages/layout.ts';
+import { page } from '../../oauth/pages/layout.ts';
 import { handOverSecret, takeSecret } from './secret-reveal.ts';
+import { appWebhooksSection } from './app-webhooks.ts';
 
-/** `signUp`: where the sign-in page links to make an account; unset when sign-ups are closed. */
-type Deps = { orm: MikroORM; provider: Provider; limits: RateLimits; log: Logger; key: string; secure: boolean; signUp?: string | undefined };
-type Form = Record<string, string | undefined>;
-
-const send = (res: Response, status: number, html: string) => void res.status(status).set(PAGE_HEADERS).send(html);
 const notFoundPage = () => page('Not found', '<p>There is no such app among yours.</p><p><a href="/account/apps">Back to your apps</a></p>');
 const appPath = (clientId: string) => `/account/apps/${encodeURIComponent(clientId)}`;
 
@@ -40,34 +27,11 @@ function readForm(body: Form): AppForm & { type: string | undefined } {
   };
 }
 
-const isCode = (err: unknown, code: string): err is ApiError => err instanceof ApiError && err.code === code;
-
-export function developerAppRoutes(deps: Deps): Router {
+export function developerAppRoutes(deps: OwnerDeps): Router {
   const r = strictRouter();
   const em = () => deps.orm.em.fork();
 
-  /** Pages: the signed-in user, or the sign-in form (coming back to the apps list). */
-  const view = (fn: (req: Request, res: Response, session: BrowserSession, username: string) => Promise<void>) =>
-    (req: Request, res: Response, next: NextFunction) =>
-      (async () => {
-        const session = await browserSession(deps, req, res);
-        const user = session ? await findUserById(em(), session.userId) : null;
-        if (!session || !user) return send(res, 200, accountSignInPage({ nonce: loginNonce(res, deps.secure), next: '/account/apps', signUp: deps.signUp }));
-        await fn(req, res, session, user.username);
-      })().catch((err: unknown) => (isCode(err, 'not_found') ? send(res, 404, notFoundPage()) : next(err)));
-
-  /** Actions: counted in their bucket (429 when full), then a session and its CSRF token, or 403; an app the user does not own is 404. */
-  const act = (limit: FormLimitId, fn: (req: Request, res: Response, session: BrowserSession, body: Form) => Promise<void>) =>
-    (req: Request, res: Response, next: NextFunction) =>
-      (async () => {
-        const body = (req.body ?? {}) as Form;
-        const session = await browserSession(deps, req, res);
-        if (await refusedByFormLimit(deps, req, res, limit, session?.userId)) return;
-        if (!session || !validSessionCsrf(session, body.csrf)) {
-          return send(res, 403, page('Something went wrong', '<p>Your session has expired. <a href="/account/apps">Sign in again</a>.</p>'));
-        }
-        await fn(req, res, session, body);
-      })().catch((err: unknown) => (isCode(err, 'not_found') ? send(res, 404, notFoundPage()) : next(err)));
+  const { view, act } = ownerHandlers(deps, { home: '/account/apps', notFoundPage });
 
   const clientId = (req: Request) => String(req.params.clientId);
 
@@ -102,7 +66,8 @@ export function developerAppRoutes(deps: Deps): Router {
     const secret = takeSecret(req, res, { key: deps.key, secure: deps.secure, userId: session.userId, clientId: app.clientId });
     const notices: Record<string, string> = { registered: 'The app is registered.', rotated: 'The secret is rotated: the old one no longer works.' };
     const said = Object.keys(notices).find((k) => req.query[k] === '1');
-    send(res, 200, developerAppPage({ app, csrf: session.csrf, secret, notice: said && notices[said] }));
+    const webhooks = await appWebhooksSection(em(), session.userId, app, req);
+    send(res, 200, developerAppPage({ app, csrf: session.csrf, secret, notice: said && notices[said], webhooks }));
   }));
 
   r.get('/account/apps/:clientId/delete', view(async (req, res, session) => {

@@ -1,9 +1,10 @@
 // The buckets of the account and developer-app forms (limits table: `app-secret`, `app-create`,
-// `app-edit`, `account-forms`). Each POST counts before the form's work is done, per signed-in user, or
-// per address without a session. Always on, whatever RATE_LIMITS says, like the sign-in buckets: a
-// signed-in user looping a form (a secret rotation is an argon2 hash) is no client to trust. A full
-// bucket is 429 with Retry-After and a page saying when to try again; nothing of the form is done. The
-// web app's sign-out (app-sign-out.ts) counts in `account-forms` too, and answers its 429 in the envelope.
+// `app-edit`, `account-forms`, and for the apps' webhooks `webhook-forms` and `webhook-page-test`). Each
+// POST counts before the form's work is done, per signed-in user, or per address without a session.
+// Always on, whatever RATE_LIMITS says, like the sign-in buckets: a signed-in user looping a form (a
+// secret rotation is an argon2 hash) is no client to trust. A full bucket is 429 with Retry-After and a
+// page saying when to try again; nothing of the form is done. The web app's sign-out (app-sign-out.ts)
+// counts in `account-forms` too, and answers its 429 in the envelope.
 import type { Request, Response } from 'express';
 import { retryText } from '../../core/accounts/sign-in.ts';
 import { windowText } from '../../core/limits/docs.ts';
@@ -21,9 +22,11 @@ const DONE: Record<FormLimitId, string> = {
   'app-create': 'registered apps',
   'app-edit': 'changed your apps',
   'account-forms': 'sent account forms',
+  'webhook-forms': 'changed your apps’ webhooks',
+  'webhook-page-test': 'sent test messages to your webhooks',
 };
 
-export type FormLimitId = Extract<LimitId, 'app-secret' | 'app-create' | 'app-edit' | 'account-forms'>;
+export type FormLimitId = Extract<LimitId, 'app-secret' | 'app-create' | 'app-edit' | 'account-forms' | 'webhook-forms' | 'webhook-page-test'>;
 
 /**
  * Counts the POST in its bucket, per user or, without one, per address, and sets the rate-limit headers.

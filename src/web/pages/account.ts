@@ -14,7 +14,7 @@ export function accountSignInPage(opts: { nonce: string; error?: string; usernam
   );
 }
 
-const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))}</time>`;
+export const when = (iso: string) => `<time datetime="${escapeHtml(iso)}">${escapeHtml(iso.slice(0, 16).replace('T', ' '))}</time>`;
 
 export function connectedAppsPage(opts: { username: string; apps: ConnectedApp[]; csrf: string; notice?: string }): string {
   const rows = opts.apps

@@ -30,10 +30,11 @@ button.danger{background:#b42318;color:#fff}
 @media (max-width:30rem){dl.app{grid-template-columns:minmax(0,1fr)}dl.app dd{margin-bottom:.4rem}}
 `;
 
-const show = (title: string, body: string) => page(title, body, { wide: true, style: STYLE });
-const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
+/** A page in the developer pages' frame and style; `style`: rules of its own after theirs (the webhook pages'). */
+export const developerPage = (title: string, body: string, style = '') => page(title, body, { wide: true, style: STYLE + style });
+export const csrfField = (csrf: string) => `<input type="hidden" name="csrf" value="${escapeHtml(csrf)}">`;
 const appPath = (clientId: string) => `/account/apps/${encodeURIComponent(clientId)}`;
-const notice = (text: string | undefined) => (text ? `<p role="status">${escapeHtml(text)}</p>` : '');
+export const notice = (text: string | undefined) => (text ? `<p role="status">${escapeHtml(text)}</p>` : '');
 
 function details(app: OwnedApp): string {
   const list = (items: string[], show: (item: string) => string) => `<ul>${items.map((i) => `<li><code>${show(i)}</code></li>`).join('')}</ul>`;
@@ -55,7 +56,7 @@ export function developerAppsPage(opts: { username: string; apps: OwnedApp[]; no
     opts.apps.length < MAX_APPS_PER_USER
       ? '<a class="button primary" href="/account/apps/new">Register an app</a>'
       : `<p>You have ${MAX_APPS_PER_USER} apps, the most one account may register.</p>`;
-  return show(
+  return developerPage(
     'Your apps',
     `${notice(opts.notice)}
      <p>Signed in as <strong>${escapeHtml(opts.username)}</strong>. These are the OAuth apps you registered; people connect them to their accounts.</p>
@@ -79,7 +80,7 @@ export function newAppPage(opts: { csrf: string; form: AppForm; error?: string |
     (s) => `<label class="choice"><input type="checkbox" name="scope:${s}" value="on"${f.scopes.includes(s) ? ' checked' : ''}>
        <span><code>${s}</code><br><span class="hint">${escapeHtml(SCOPE_DESCRIPTIONS[s])}</span></span></label>`,
   ).join('');
-  return show(
+  return developerPage(
     'Register an app',
     `${errorBox(opts.error)}
      <form method="post" action="/account/apps">
@@ -101,7 +102,8 @@ export function newAppPage(opts: { csrf: string; form: AppForm; error?: string |
   );
 }
 
-export function developerAppPage(opts: { app: OwnedApp; csrf: string; secret?: string | undefined; notice?: string | undefined }): string {
+/** `webhooks`: the app's Webhooks section and its style (pages/app-webhooks.ts). */
+export function developerAppPage(opts: { app: OwnedApp; csrf: string; secret?: string | undefined; notice?: string | undefined; webhooks?: { html: string; style: string } }): string {
   const { app } = opts;
   const action = (path: string, label: string, cls = 'secondary') =>
     `<form method="post" action="${appPath(app.clientId)}/${path}">${csrfField(opts.csrf)}<button type="submit" class="${cls}">${label}</button></form>`;
@@ -109,7 +111,7 @@ export function developerAppPage(opts: { app: OwnedApp; csrf: string; secret?: s
     ? `<div class="secret" role="status"><p><strong>Client secret:</strong> <code id="client-secret">${escapeHtml(opts.secret)}</code></p>
          <p>Copy it now: it is shown only this once. If you lose it, rotate the secret to get a new one.</p></div>`
     : '';
-  return show(
+  return developerPage(
     app.name,
     `${notice(opts.notice)}${secret}${details(app)}
      <div class="actions">
@@ -118,13 +120,15 @@ export function developerAppPage(opts: { app: OwnedApp; csrf: string; secret?: s
        <a class="button" href="${appPath(app.clientId)}/delete">Delete…</a>
      </div>
      <p class="hint">${app.confidential ? 'Rotating makes the old secret stop working at once. ' : ''}Deactivating signs every user of the app out and refuses it new tokens until you activate it again.</p>
+     ${opts.webhooks?.html ?? ''}
      <p><a href="/account/apps">Back to your apps</a></p>`,
+    opts.webhooks?.style,
   );
 }
 
 export function deleteAppPage(opts: { app: OwnedApp; csrf: string }): string {
   const { app } = opts;
-  return show(
+  return developerPage(
     `Delete ${app.name}?`,
     `<p>Deleting the app signs its users out at once (${app.activeGrants} with an active grant) and removes it for good: its client ID stops working and cannot be brought back.</p>
      <div class="actions">
