@@ -37,6 +37,9 @@ const REQUESTS: Record<string, Send> = {
   calendar: { method: 'GET', path: '/api/platform/v1/calendar', auth: true },
   history: { method: 'GET', path: '/api/platform/v1/me/history', auth: true },
   'up-next': { method: 'GET', path: '/api/platform/v1/me/up-next', auth: true },
+  // Counted before the ownership check: a token whose user does not own its app (403 app_owner_only) counts too.
+  webhooks: { method: 'GET', path: '/api/platform/v1/apps/me/webhooks', auth: true },
+  'webhook-test': { method: 'POST', path: '/api/platform/v1/apps/me/webhooks/1/test', auth: true, body: {} },
   'year-in-review': { method: 'GET', path: '/api/platform/v1/me/year-in-review', auth: true },
   lists: { method: 'GET', path: '/api/platform/v1/me/lists', auth: true },
   'events-token': { method: 'GET', path: '/api/platform/v1/playback/events', auth: true },
