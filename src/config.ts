@@ -71,7 +71,7 @@ const schema = z.object({
   APP_REGISTRATION: z.enum(['open', 'closed'], { error: 'must be open or closed' }).default('open'),
   IMPORT_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(4_000),
   IMPORT_MAX_BYTES: z.coerce.number().int('must be an integer').min(1024, 'must be at least 1024').max(1024 ** 3, 'must be at most 1073741824').default(64 * 1024 * 1024),
-  WEBHOOK_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(1_000),
+  WEBHOOK_INTERVAL_MS: z.coerce.number().int('must be an integer').min(0, 'must be 0 or more').max(600_000, 'must be at most 600000').default(4_000),
   WEBHOOK_ALLOW_PRIVATE: z.enum(['true', 'false'], { error: 'must be true or false' }).default('false'),
   WEBHOOK_TIMEOUT_MS: z.coerce.number().int('must be an integer').min(100, 'must be 100 to 60000').max(60_000, 'must be 100 to 60000').default(10_000),
   WEBHOOK_RETRY_BASE_MS: z.coerce.number().int('must be an integer').min(1, 'must be 1 or more').max(3_600_000, 'must be at most 3600000').default(5_000),

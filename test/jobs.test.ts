@@ -187,7 +187,7 @@ describe('jobs:status', () => {
     expect(res.code).toBe(0);
     const out = JSON.parse(res.stdout) as { queue: string; jobs: Array<Record<string, unknown>> };
     expect(out.queue).toBe(servicesMode ? 'pg-boss' : 'in-process');
-    expect(out.jobs.map((j) => j.name)).toEqual(['oauth-sweep', 'sync-sweep', 'playback-sweep', 'list-sync', 'new-episodes', 'trending', 'recommendations', 'stats-rollup', 'trophies', 'imports', 'catalog-refresh', 'test-flaky', 'test-hung', 'test-off', 'test-slow'].filter((n) => n !== 'test-off'));
+    expect(out.jobs.map((j) => j.name)).toEqual(['oauth-sweep', 'sync-sweep', 'playback-sweep', 'list-sync', 'new-episodes', 'trending', 'recommendations', 'stats-rollup', 'trophies', 'imports', 'catalog-refresh', 'webhooks', 'test-flaky', 'test-hung', 'test-off', 'test-slow'].filter((n) => n !== 'test-off'));
     const trophies = out.jobs.find((j) => j.name === 'trophies')!;
     expect(Object.keys(trophies)).toEqual(['name', 'enabled', 'intervalSeconds', 'lastSuccessAt', 'lastSuccessAgeSeconds', 'stalled', 'stuckRuns', 'lastRuns', 'lastError', 'queue']);
     expect(trophies).toMatchObject({

@@ -26,12 +26,13 @@ import {
 
 let app: TestApp;
 const receivers: Receiver[] = [];
+const METRICS_TOKEN = 'webhooks-metrics-token-0123456789';
 
 /** The fixture's movies, watched in turn: a write's figures recount its title's entries, so one title for a thousand watches would cost more each time. */
 let movies: number[] = [];
 
 beforeAll(async () => {
-  app = await startTestApp(WEBHOOK_TEST_ENV);
+  app = await startTestApp({ ...WEBHOOK_TEST_ENV, METRICS_TOKEN });
   await seedCatalog(app);
   movies = (await query<{ movie_db_id: number }>(app.db.orm.em.fork(), { text: `select movie_db_id from title where type = 'movie' order by movie_db_id`, params: [] })).map((r) => r.movie_db_id);
 }, 120_000);
@@ -269,5 +270,53 @@ describe('grants and scopes', () => {
     const types = verified(r.received, hook.secret).map((m) => m.type);
     expect(types.every((t) => t.startsWith('ratings.'))).toBe(true);
     expect((await expectedChanges(app, [partial.userId], ['history'], after)).length).toBe(1);
+  });
+});
+
+describe('playback', () => {
+  it('an incomplete stop is a playback.upsert (Continue Watching), dismissing it a playback.delete', async () => {
+    const owned = await ownedApp(app, 'playback-owner');
+    const r = await receiver();
+    const hook = await subscribe(app, owned, r.url, ['playback']);
+    const after = await lastChangeId(app);
+    const viewer = await connect(app, owned, 'playback-1', ['playback:read', 'playback:write']);
+    const stopped = await platform(app, viewer.token, 'POST', '/playback/stop', {
+      event_id: 'wh-1', event_created_at: Date.now() - 1000, media_type: 'movie', title: 'x', movie_db_id: SPIRITED_AWAY, progress: 0.4, playback_session_id: 'wh-s-1',
+    });
+    expect(stopped.status, JSON.stringify(stopped.body)).toBe(200);
+    const list = await ok(platform(app, viewer.token, 'GET', '/me/continue-watching'));
+    const entry = (list.items as { id: number }[])[0]!;
+    await ok(platform(app, viewer.token, 'DELETE', `/me/continue-watching/${entry.id}`));
+    const expected = await expectedChanges(app, [viewer.userId], ['playback'], after);
+    await untilDelivered(r, hook.secret, expected);
+    const messages = verified(r.received, hook.secret);
+    expectEveryChangeInOrder(messages, expected);
+    // Each carries the item's latest settled state, as the change feed does: both now say it is gone.
+    expect(messages.at(-1)!.body).toMatchObject({ type: 'playback.delete', data: { change: { resource: 'playback', resourceId: String(entry.id), op: 'delete', data: null } } });
+  });
+});
+
+describe('/metrics', () => {
+  const scrape = async () => (await fetch(`${app.url}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  const counter = (text: string, outcome: string) => Number(new RegExp(`^webhook_deliveries_total\\{outcome="${outcome}"\\} (\\d+)$`, 'm').exec(text)?.[1] ?? 0);
+
+  it('counts attempts by outcome and reports the backlog\'s age', async () => {
+    const before = await scrape();
+    const owned = await ownedApp(app, 'metrics-owner');
+    const r = await receiver();
+    let calls = 0;
+    r.answer(() => (calls++ === 0 ? 503 : 200));
+    const hook = await subscribe(app, owned, r.url, ['history']);
+    const after = await lastChangeId(app);
+    const u = await connect(app, owned, 'metrics-1', READ_WRITE);
+    await watch(u);
+    await untilDelivered(r, hook.secret, await expectedChanges(app, [u.userId], ['history'], after));
+    const text = await scrape();
+    // Other files' apps share the process's registry: differences, never absolute values.
+    expect(counter(text, 'delivered') - counter(before, 'delivered')).toBeGreaterThanOrEqual(1);
+    expect(counter(text, 'failed') - counter(before, 'failed')).toBeGreaterThanOrEqual(1);
+    expect(text).toMatch(/^webhook_delivery_duration_seconds_count\{outcome="failed"\} \d+$/m);
+    expect(text).toMatch(/^webhook_subscriptions_paused_total \d+$/m);
+    expect(text).toMatch(/^webhook_backlog_age_seconds \d+(\.\d+)?(e[-+]\d+)?$/m);
   });
 });

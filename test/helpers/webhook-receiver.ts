@@ -4,7 +4,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-export type Received = { headers: http.IncomingHttpHeaders; body: string; answered: number };
+export type Received = { path: string; headers: http.IncomingHttpHeaders; body: string; answered: number };
 
 type Answer = number | 'hang';
 
@@ -23,7 +23,7 @@ export async function startReceiver(path = '/hooks'): Promise<Receiver> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const r = { headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const r = { path: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
       const answered = decide(r);
       received.push({ ...r, answered: answered === 'hang' ? 0 : answered });
       if (answered !== 'hang') res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');

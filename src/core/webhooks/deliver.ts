@@ -101,7 +101,7 @@ async function deliverSubscription(em: EntityManager, id: string, settings: Webh
       const secrets = await signingSecrets(em, id);
       if (!secrets) return result;
       const failuresBefore = failures;
-      const sent = await sendPage(sub, hits, [secrets.secret, ...(secrets.previous_secret ? [secrets.previous_secret] : [])], settings, failuresBefore);
+      const sent = await sendPage(sub, hits, [secrets.secret, ...(secrets.previous_secret ? [secrets.previous_secret] : [])], settings, failuresBefore, deadline);
       const to = passedTo(rows, sent, at);
       const failed = hits.find((h) => isFailure(sent.get(h)));
       const attempts = [...sent.values()];
@@ -142,12 +142,14 @@ type Sent = Map<PageRow, Attempt & { message: Message }>;
 /**
  * Sends the page's hits: after failures, the first alone (a probe), then, once it passes, the rest; each
  * user's in order, users in parallel. A chain stops at its first failure, and every chain stops starting
- * new attempts once any has failed.
+ * new attempts once any has failed or the pass's time is up (a slow receiver's page ends within one
+ * attempt's timeout of the deadline, well inside the lease; what was not sent waits for the next pass).
  */
-async function sendPage(sub: Claimed, hits: PageRow[], secrets: string[], settings: WebhookSettings, failures: number): Promise<Sent> {
+async function sendPage(sub: Claimed, hits: PageRow[], secrets: string[], settings: WebhookSettings, failures: number, deadline: number): Promise<Sent> {
   const sent: Sent = new Map();
   const url = new URL(sub.url);
   let stop = false;
+  const late = () => stop || Date.now() >= deadline;
   const send = async (row: PageRow) => {
     const message = changeMessage(row);
     const headers = signatureHeaders(secrets, message.id, new Date(), message.body);
@@ -166,9 +168,9 @@ async function sendPage(sub: Claimed, hits: PageRow[], secrets: string[], settin
   for (const h of rest) byUser.set(h.user_id, [...(byUser.get(h.user_id) ?? []), h]);
   const chains = [...byUser.values()];
   const worker = async () => {
-    for (let chain = chains.shift(); chain && !stop; chain = chains.shift()) {
+    for (let chain = chains.shift(); chain && !late(); chain = chains.shift()) {
       for (const row of chain) {
-        if (stop) break;
+        if (late()) break;
         await send(row);
       }
     }
