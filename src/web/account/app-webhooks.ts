@@ -12,7 +12,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { ownedApp, type OwnedApp } from '../../core/apps/owned.ts';
 import { notFound, type ApiError } from '../../core/errors.ts';
 import { WEBHOOK_KINDS } from '../../core/webhooks/kinds.ts';
-import type { TestResult } from '../../core/webhooks/schemas.ts';
+import type { TestResult, Webhook } from '../../core/webhooks/schemas.ts';
 import {
   appOfOwner,
   createWebhook,
@@ -103,7 +103,7 @@ export function appWebhookRoutes(deps: OwnerDeps & { settings: WebhookSettings }
   }));
 
   /** A form's refusal: the form again, as typed, with the reason (400); other errors go on. */
-  const refused = (res: Response, shown: OwnedApp, session: BrowserSession, form: WebhookForm, hook?: Awaited<ReturnType<typeof getWebhook>>) => (err: unknown) => {
+  const refused = (res: Response, shown: OwnedApp, session: BrowserSession, form: WebhookForm, hook?: Webhook) => (err: unknown) => {
     if (!isCode(err, 'invalid_request')) throw err;
     send(res, 400, webhookFormPage({ app: shown, csrf: session.csrf, form, hook, error: formError(err) }));
   };
