@@ -253,6 +253,25 @@ describe('grants and scopes', () => {
     expect(JSON.stringify(feed)).not.toContain('app_authorization');
   });
 
+  it('consent is read when a message is sent: changes still waiting when the user revokes are withheld', async () => {
+    const owned = await ownedApp(app, 'withheld-owner');
+    const r = await receiver();
+    r.answer(503);
+    const hook = await subscribe(app, owned, r.url, ['history', 'authorization.revoked']);
+    const u = await connect(app, owned, 'withheld-1', READ_WRITE);
+    const settings = await member(app, 'withheld-settings', ['profile:write'], { official: true });
+    const official = await issueToken(app, { userId: u.userId, clientId: settings.clientId, scope: 'profile:write' });
+    await watch(u);
+    await watch(u);
+    await until('an attempt refused', () => r.received.length > 0);
+    expect((await platform(app, official, 'DELETE', `/me/connected-apps/${owned.clientId}`)).status).toBe(200);
+    r.answer(200);
+    await ok(platform(app, owned.ownerToken, 'POST', `/apps/me/webhooks/${hook.id}/resume`));
+    await until('the revocation delivered', () => r.received.some((x) => x.answered === 200));
+    const delivered = verified(r.received, hook.secret).filter((m) => m.answered === 200);
+    expect(delivered.map((m) => m.type)).toEqual(['authorization.revoked']);
+  });
+
   it('a user whose grant lacks a resource\'s read scope never has that resource\'s changes sent', async () => {
     const owned = await ownedApp(app, 'scope-owner');
     const r = await receiver();
