@@ -1,7 +1,7 @@
 // Where webhooks may go (src/core/webhooks/destination.ts): without WEBHOOK_ALLOW_PRIVATE, only https
 // URLs whose host is, or resolves only to, public unicast addresses, however an address is spelled.
 // Nothing here connects anywhere: names resolve through a resolver the test gives, or /etc/hosts.
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ApiError } from '../../src/core/errors.ts';
 import { checkDestination, DestinationRefused, refusedAddress, resolveDestination, type Resolver } from '../../src/core/webhooks/destination.ts';
 import { postMessage } from '../../src/core/webhooks/send.ts';
@@ -98,6 +98,21 @@ describe('URLs at subscribe time', () => {
     };
     for (const url of ['http://127.0.0.1:8080/hooks', 'https://10.0.0.1/', 'http://localhost/']) {
       expect((await checkDestination(url, { allowPrivate: true, resolve: never })).href).toBe(new URL(url).href);
+    }
+  });
+});
+
+describe('a resolver that never answers', () => {
+  it('is given up on after 5 s: the name does not resolve', async () => {
+    vi.useFakeTimers();
+    try {
+      const hung: Resolver = () => new Promise(() => {});
+      const refused = resolveDestination(new URL('https://slow.example.test/'), { ...strict, resolve: hung });
+      const settled = expect(refused).rejects.toThrow('slow.example.test does not resolve');
+      await vi.advanceTimersByTimeAsync(5_000);
+      await settled;
+    } finally {
+      vi.useRealTimers();
     }
   });
 });

@@ -32,6 +32,8 @@ export const WebhookSubscription = defineEntity({
     pausedAt: p.datetime().nullable(),
     cursorXid: p.unknown().columnType('xid8'),
     cursorChangeId: p.bigint('string'),
+    /** Changes past the cursor already delivered (by other users' chains of a page that stopped short), passed over next time. */
+    deliveredAhead: p.array().default([]),
     /** Failed attempts since the last success, and when the first of them was. */
     failures: p.integer().default(0),
     failingSince: p.datetime().nullable(),

@@ -5,11 +5,14 @@
 //   (compare-and-set on `claim`), settles every page with the same claim (the cursor moves only for the
 //   claim that holds it) and gives it back. A pass that dies lets the lease lapse and the next one resumes
 //   from the last settled page: at least once, never skipped.
-// - In order per user: a page's messages go out one user after another's in parallel (MAX_PARALLEL_USERS),
-//   each user's one at a time, each waiting for its 2xx before the next. The cursor then moves past the
-//   longest run of the page that went through: rows the app may not see and messages answered 2xx, up to
-//   the first message that failed or was not sent. What another user's chain delivered past that point
-//   goes again on the next attempt (a receiver drops repeats by `webhook-id`).
+// - In order per user: a page's messages go out in a chain per user, users in parallel
+//   (MAX_PARALLEL_USERS), each user's one at a time, each waiting for its 2xx before the next. A chain
+//   stops at its first failure; every chain stops starting attempts once one failed or the pass's time is
+//   up. The cursor then moves past the longest run of the page that went through (rows the app may not
+//   see, messages answered 2xx), up to the first message that failed or was not sent; the messages other
+//   chains delivered past it are kept with the cursor (`delivered_ahead`) and passed over on the next
+//   page, so a stop sends nothing twice. Only a pass that dies before settling its page sends again what
+//   it had sent (at least once: a receiver drops repeats by `webhook-id`).
 // - After a failure the subscription waits its backoff (settings.ts), then sends the message at its head
 //   alone; the rest follow once it passes. Failures in a row that span pauseAfterMs, pauseAfterFailures or
 //   more of them, pause it with the last status or error as the reason; a 410 Gone pauses it at once.
@@ -89,20 +92,23 @@ async function deliverSubscription(em: EntityManager, id: string, settings: Webh
   try {
     const followed = { clientId: sub.client_id, resources: resourcesOf(sub.kinds), revoked: sub.kinds.includes(REVOKED_KIND) };
     let at: Position = { xid: sub.xid, id: sub.change_id };
+    let ahead = new Set(sub.delivered_ahead);
     let failures = sub.failures;
     let failingSince = sub.failing_since;
     let first = true;
     for (;;) {
       const rows = await changePage(em, followed, at, PAGE_ROWS);
       if (!rows.length) break;
-      const hits = rows.filter((r) => r.hit);
+      const hits = rows.filter((r) => r.hit && !ahead.has(r.id));
       if (first && hits.length) result.backlogSeconds = (Date.now() - new Date(hits[0]!.changed_at).getTime()) / 1000;
       first = false;
       const secrets = await signingSecrets(em, id);
       if (!secrets) return result;
       const failuresBefore = failures;
       const sent = await sendPage(sub, hits, [secrets.secret, ...(secrets.previous_secret ? [secrets.previous_secret] : [])], settings, failuresBefore, deadline);
-      const to = passedTo(rows, sent, at);
+      const done = new Set([...ahead, ...[...sent].filter(([, a]) => a.error === null).map(([r]) => r.id)]);
+      const to = passedTo(rows, done, at);
+      ahead = new Set(rows.filter((r) => done.has(r.id) && after(r, to)).map((r) => r.id));
       const failed = hits.find((h) => isFailure(sent.get(h)));
       const attempts = [...sent.values()];
       const delivered = attempts.filter((a) => a.error === null).length;
@@ -118,7 +124,7 @@ async function deliverSubscription(em: EntityManager, id: string, settings: Webh
       }
       const last = lastAttempt(hits, sent, failed);
       const kept = await transaction(em, async (tx) => {
-        if (!(await settleSubscription(tx, id, claim, { to, leaseSeconds: lease, last, anyDelivered: delivered > 0, failure }))) return false;
+        if (!(await settleSubscription(tx, id, claim, { to, ahead: [...ahead], leaseSeconds: lease, last, anyDelivered: delivered > 0, failure }))) return false;
         await insertDeliveries(tx, logRows(id, sent, failuresBefore > 0 ? hits[0] : undefined, failuresBefore));
         return true;
       });
@@ -181,11 +187,14 @@ async function sendPage(sub: Claimed, hits: PageRow[], secrets: string[], settin
 
 const isFailure = (a: Attempt | undefined) => a !== undefined && a.error !== null;
 
-/** The position after the page's longest run that went through: rows passed over and messages answered 2xx. */
-function passedTo(rows: PageRow[], sent: Sent, from: Position): Position {
+/** Whether the row lies after the position in feed order. */
+const after = (r: PageRow, p: Position) => BigInt(r.xid) > BigInt(p.xid) || (r.xid === p.xid && BigInt(r.id) > BigInt(p.id));
+
+/** The position after the page's longest run that went through: rows passed over and messages delivered (`done`). */
+function passedTo(rows: PageRow[], done: ReadonlySet<string>, from: Position): Position {
   let to = from;
   for (const r of rows) {
-    if (r.hit && (!sent.has(r) || isFailure(sent.get(r)))) break;
+    if (r.hit && !done.has(r.id)) break;
     to = { xid: r.xid, id: r.id };
   }
   return to;

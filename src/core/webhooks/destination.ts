@@ -18,6 +18,16 @@ export type Resolver = (hostname: string) => Promise<{ address: string; family: 
 
 const systemResolver: Resolver = (hostname) => dns.lookup(hostname, { all: true, verbatim: true });
 
+/** A name that does not resolve within this long is refused (a hung resolver must not hold a delivery pass). */
+const RESOLVE_TIMEOUT_MS = 5_000;
+
+/** The resolver's answer, or a rejection once RESOLVE_TIMEOUT_MS has passed. */
+function resolveWithin(resolve: Resolver, host: string): Promise<{ address: string; family: number }[]> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => (timer = setTimeout(() => reject(new Error('timeout')), RESOLVE_TIMEOUT_MS)));
+  return Promise.race([resolve(host), late]).finally(() => clearTimeout(timer));
+}
+
 /** An address a request may connect to. */
 export type Destination = { address: string; family: 4 | 6 };
 
@@ -71,7 +81,7 @@ export async function resolveDestination(url: URL, opts: { allowPrivate: boolean
   if (net.isIP(host)) addresses = [{ address: host, family: net.isIP(host) }];
   else {
     try {
-      addresses = await (opts.resolve ?? systemResolver)(host);
+      addresses = await resolveWithin(opts.resolve ?? systemResolver, host);
     } catch {
       throw new DestinationRefused(`${host} does not resolve`);
     }

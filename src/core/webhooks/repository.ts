@@ -217,6 +217,7 @@ export function claimSubscription(em: EntityManager, id: string, claim: string, 
       's.failing_since',
       eb.cast<string>('s.cursor_xid', 'text').as('xid'),
       eb.cast<string>('s.cursor_change_id', 'text').as('change_id'),
+      's.delivered_ahead',
     ])
     .executeTakeFirst();
 }
@@ -229,6 +230,8 @@ export async function releaseSubscription(em: EntityManager, id: string, claim: 
 /** Where a page left the subscription: its new position and the outcome of its last attempt. */
 export type Settlement = {
   to: Position;
+  /** Change ids past `to` already answered 2xx (sent by another user's chain before the stop). */
+  ahead: string[];
   leaseSeconds: number;
   /** The last attempt's status and error, when the page made any. */
   last?: { status: number | null; error: string | null } | undefined;
@@ -248,6 +251,7 @@ export async function settleSubscription(tx: EntityManager, id: string, claim: s
     .set((eb) => ({
       cursor_xid: xid8(s.to.xid),
       cursor_change_id: s.to.id,
+      delivered_ahead: s.ahead,
       lease_until: nowShifted('+', s.leaseSeconds),
       ...(s.last ? { last_attempt_at: eb.fn<Date>('now'), last_status: s.last.status, last_error: s.last.error } : {}),
       ...(s.anyDelivered ? { last_success_at: eb.fn<Date>('now') } : {}),
