@@ -125,7 +125,9 @@ export function scriptOptions(script: 'start' | 'admin'): string[] {
  * probe reporting into the peaks; its stderr inherited or piped. Its RSS is not sampled (sampleRss).
  */
 export function spawnService(env: Record<string, string>, stderr: 'inherit' | 'pipe'): ChildProcess {
-  const child = spawn(process.execPath, [...scriptOptions('start'), '--import', path.join(root, 'bench/heap-probe.ts'), path.join(root, 'src/main.ts')], {
+  // BENCH_CPU_PROF=dir: each service writes a V8 CPU profile there when it exits (bench/profile-summary.ts reads it).
+  const prof = process.env.BENCH_CPU_PROF ? ['--cpu-prof', `--cpu-prof-dir=${path.resolve(process.env.BENCH_CPU_PROF)}`] : [];
+  const child = spawn(process.execPath, [...scriptOptions('start'), ...prof, '--import', path.join(root, 'bench/heap-probe.ts'), path.join(root, 'src/main.ts')], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'ignore', stderr, 'ipc'],
   });

@@ -26,6 +26,7 @@ import { benchRatings, printRatings, ratingsSection } from './ratings.ts';
 import { benchTrakt, printTrakt, traktSection } from './trakt.ts';
 import { benchWebApp, printWebApp, webAppSection } from './web-app.ts';
 import { benchWebhooks, printWebhooks, webhooksSection } from './webhooks.ts';
+import { benchWriteCost, printWriteCost, writeCostSection } from './write-cost.ts';
 import { benchDatabaseUrl, root, takeServicePeaks } from './lib.ts';
 import { describeMachine, renderMarkdown, type Run, type Section } from './report.ts';
 
@@ -61,6 +62,7 @@ const benches: Bench[] = [
   bench('import', 'Import', benchImport, printImport, importSection),
   bench('living-catalog', 'Living catalog', benchLivingCatalog, printLivingCatalog, livingCatalogSection),
   bench('growth', 'Growth', benchGrowth, printGrowth, growthSection),
+  bench('writes', 'Write cost', benchWriteCost, printWriteCost, writeCostSection),
   bench('web', 'Web app', benchWebApp, printWebApp, webAppSection),
 ];
 
@@ -99,7 +101,7 @@ for (const b of benches) {
 machine.loadEnd = os.loadavg();
 
 const env: Record<string, string> = {};
-for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS', 'BENCH_GROWTH_SIZES', 'BENCH_WEBHOOK_USERS', 'BENCH_WEBHOOK_RATE', 'BENCH_WEBHOOK_SECONDS', 'BENCH_WEBHOOK_BURST']) if (process.env[k]) env[k] = process.env[k]!;
+for (const k of ['BENCH_ONLY', 'BENCH_IMPORT_ROWS', 'BENCH_SYNC_FEED_SIZES', 'BENCH_SSE_CLIENTS', 'BENCH_PLAYBACK_USERS', 'BENCH_CONNECTIONS', 'BENCH_SSE_EVENTS', 'BENCH_GROWTH_SIZES', 'BENCH_WEBHOOK_USERS', 'BENCH_WEBHOOK_RATE', 'BENCH_WEBHOOK_SECONDS', 'BENCH_WEBHOOK_BURST', 'BENCH_WRITES_MODES', 'BENCH_WRITES_USERS', 'BENCH_WRITES_OPS', 'BENCH_CPU_PROF']) if (process.env[k]) env[k] = process.env[k]!;
 const report = renderMarkdown({
   machine,
   sections,
