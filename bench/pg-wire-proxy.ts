@@ -75,10 +75,10 @@ export class PgWireProxy {
 
   /** Listens on 127.0.0.1 (a free port) and forwards each connection to `target`. */
   static async start(target: { host: string; port: number }): Promise<PgWireProxy> {
-    let proxy: PgWireProxy | undefined;
-    const server = net.createServer((client) => proxy!.connect(client, target));
+    const server = net.createServer();
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-    proxy = new PgWireProxy(server, (server.address() as net.AddressInfo).port);
+    const proxy = new PgWireProxy(server, (server.address() as net.AddressInfo).port);
+    server.on('connection', (client: net.Socket) => proxy.connect(client, target));
     return proxy;
   }
 

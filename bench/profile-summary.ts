@@ -1,6 +1,6 @@
 // `node bench/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile's time went, as self
 // time by function and by package (node_modules) or file of this repository, the top 30 of each (or
-// `top`). Profiles come from a service started with BENCH_CPU_PROF=dir (bench/lib.ts spawnService).
+// `top`), in ms and as a share of the busy (not idle) time. Profiles come from a service started with BENCH_CPU_PROF=dir (bench/lib.ts spawnService).
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './lib.ts';
@@ -11,7 +11,8 @@ type Profile = { nodes: ProfileNode[]; samples: number[]; timeDeltas: number[]; 
 
 /** The package a script belongs to (`pg`, `@trpc/server`), else its path in the repository, else V8's own label. */
 function owner(f: CallFrame): string {
-  if (!f.url) return `(${f.functionName || 'anonymous'})`;
+  // V8's own entries ((idle), (program), (garbage collector)) by their name; other frames without a script are native code.
+  if (!f.url) return f.functionName.startsWith('(') ? f.functionName : '(native)';
   const url = f.url.startsWith('file://') ? decodeURIComponent(new URL(f.url).pathname) : f.url;
   const nm = url.lastIndexOf('/node_modules/');
   if (nm >= 0) {
@@ -23,7 +24,8 @@ function owner(f: CallFrame): string {
 }
 
 function label(f: CallFrame): string {
-  return `${f.functionName || '(anonymous)'} ${owner(f)}${f.url ? `:${f.lineNumber + 1}` : ''}`;
+  if (!f.url) return f.functionName.startsWith('(') ? f.functionName : `${f.functionName} (native)`;
+  return `${f.functionName || '(anonymous)'} ${owner(f)}:${f.lineNumber + 1}`;
 }
 
 /** Self time in ms by key, over the profile's samples (each sample's time is the delta to the next). */
@@ -39,7 +41,7 @@ function selfTime(p: Profile, key: (f: CallFrame) => string): Map<string, number
 
 function print(title: string, times: Map<string, number>, total: number, top: number): void {
   console.log(`\n${title}`);
-  for (const [k, ms] of [...times].sort((a, b) => b[1] - a[1]).slice(0, top)) {
+  for (const [k, ms] of [...times].filter(([k]) => k !== '(idle)').sort((a, b) => b[1] - a[1]).slice(0, top)) {
     console.log(`${ms.toFixed(1).padStart(10)} ms ${((ms / total) * 100).toFixed(1).padStart(5)}%  ${k}`);
   }
 }

@@ -20,9 +20,11 @@
 // does not land in a measured run at random; work a write leaves to them is not counted.
 //
 // Users are loaded in-process through the core's own logWatches (the history path every writer uses,
-// with its figures and change records). Run length: BENCH_SECONDS / 4 per run (0.5 s warm-up first):
-// 60 runs in all. BENCH_WRITES_MODES, BENCH_WRITES_USERS, BENCH_WRITES_OPS narrow the run (comma
-// lists); with BENCH_CPU_PROF=dir the service writes a CPU profile (profile-summary.ts reads it).
+// with its figures and change records). Run length: BENCH_SECONDS / 4 per run (60 runs in all), after a
+// warm-up of 0.5 s and at least WARM_REQUESTS requests, and once a service is up every path is warmed
+// before the first measured run. BENCH_WRITES_MODES, BENCH_WRITES_USERS, BENCH_WRITES_OPS and
+// BENCH_WRITES_CONNECTIONS narrow the run (comma lists: `services`, `very heavy`, `watch,title detail`,
+// `16`); with BENCH_CPU_PROF=dir the service writes a CPU profile there (profile-summary.ts reads it).
 import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import http from 'node:http';
@@ -43,7 +45,9 @@ import { atMost, section, type Section, type Target } from './report.ts';
 const ISSUE = 39;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 4;
 const WARM_SECONDS = 0.5;
-const CONNECTIONS = [1, 16];
+const CONNECTIONS = (process.env.BENCH_WRITES_CONNECTIONS ?? '1,16').split(',').map(Number);
+/** Requests a warm-up runs at least, however long they take (a cold embedded service does a few a second). */
+const WARM_REQUESTS = 20;
 const P = '/api/platform/v1';
 const PREFIX = 'bench_writes_';
 const KEPT_DIR = path.join(root, '.bench-data', 'writes');
@@ -169,8 +173,10 @@ function steps(op: OpName, cat: Catalog, listId: number | undefined): () => Step
           { method: 'POST', path: '/playback/stop', body: { ...event, event_id: randomUUID(), event_created_at: now, progress: 0.95 } },
         ];
       };
-    case 'title detail':
-      return () => [{ method: 'GET', path: `/title/movie/${[...first, ...second][i++ % (2 * POOL)]}` }];
+    case 'title detail': {
+      const both = [...first, ...second];
+      return () => [{ method: 'GET', path: `/title/movie/${both[i++ % both.length]}` }];
+    }
   }
 }
 
@@ -187,7 +193,7 @@ const UUID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
  * `connections` loops over keep-alive connections, each taking the next request until `seconds` pass or
  * the requests run out. `proxy` (1 connection only): each request's statements are captured.
  */
-async function drive(url: string, token: string, next: () => Step | undefined, connections: number, seconds: number, proxy?: PgWireProxy): Promise<Run> {
+async function drive(url: string, token: string, next: () => Step | undefined, connections: number, seconds: number, proxy?: PgWireProxy, atLeast = 0): Promise<Run> {
   const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
   const latencies: number[] = [];
   const captured: Captured[] = [];
@@ -196,7 +202,9 @@ async function drive(url: string, token: string, next: () => Step | undefined, c
   try {
     await Promise.all(
       Array.from({ length: connections }, async () => {
-        for (let step = performance.now() < end ? next() : undefined; step; step = performance.now() < end ? next() : undefined) {
+        let taken = 0;
+        const take = () => (performance.now() < end || taken++ < atLeast / connections ? next() : undefined);
+        for (let step = take(); step; step = take()) {
           if (proxy) proxy.capture = [];
           const t = performance.now();
           for (const c of step) {
@@ -243,7 +251,7 @@ type Env = { service: Service; admin?: pg.Client; proxy?: PgWireProxy };
 /** One measured run of `op` through the service (after a warm-up from the same requests), with CPU and statements. */
 async function measureService(env: Env, token: string, next: () => Step | undefined, connections: number): Promise<{ figures: Figures; captured: Captured[] }> {
   const pid = env.service.child.pid!;
-  await drive(env.service.url, token, next, connections, WARM_SECONDS);
+  await drive(env.service.url, token, next, connections, WARM_SECONDS, undefined, WARM_REQUESTS);
   const mark = async () => ({ server: processCpuMs(pid), pg: env.admin && env.proxy ? await backendCpu(env.admin, { ports: env.proxy.upstreamPorts() }) : new Map<number, number>(), statements: env.proxy?.statements ?? 0, roundTrips: env.proxy?.roundTrips ?? 0 });
   const from = await mark();
   const run = await drive(env.service.url, token, next, connections, SECONDS, connections === 1 ? env.proxy : undefined);
@@ -364,13 +372,19 @@ async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
       service = await startService({ DATA_DIR: KEPT_DIR, DATABASE_URL: '', REDIS_URL: '', ...JOBS_OFF });
     }
     const env: Env = { service, admin, proxy };
+    // One pool of titles per operation and user: every run of it goes on from where the one before stopped.
+    const pools = new Map<string, () => Step | undefined>();
     for (const [name, u] of users) {
       const list = await request('POST', `${service.url}${P}/lists`, { authorization: `Bearer ${u.token}`, 'content-type': 'application/json' }, JSON.stringify({ name: 'Bench writes' }), new http.Agent());
       if (list.status >= 300) throw new Error(`POST /lists answered ${list.status}: ${list.body.slice(0, 200)}`);
       u.listId = (JSON.parse(list.body) as { id: number }).id;
+      for (const op of OP_NAMES) pools.set(`${name} ${op}`, steps(op, cat, u.listId));
+    }
+    // Every path of the service warm before the first measured run (else the first user measured pays for its compilation).
+    for (const [name, u] of users) for (const op of OP_NAMES) await drive(service.url, u.token, pools.get(`${name} ${op}`)!, 1, WARM_SECONDS, undefined, WARM_REQUESTS);
+    for (const [name, u] of users) {
       for (const op of OP_NAMES) {
-        // One pool of titles per operation and user: the 16-connection run goes on from where the 1-connection one stopped.
-        const next = steps(op, cat, u.listId);
+        const next = pools.get(`${name} ${op}`)!;
         let captured: Captured[] = [];
         for (const connections of CONNECTIONS) {
           const m = await measureService(env, u.token, next, connections);
@@ -421,6 +435,7 @@ function describe(c: Cell): string {
 
 export function printWriteCost(b: WriteCostBench): void {
   console.log(`\nwrite cost (${b.titles} titles; ${SECONDS} s per run; CPU per request: service (or bare client) + its PostgreSQL backends)`);
+  for (const [k, s] of Object.entries(b.loadSeconds)) console.log(`  ${k} user loaded in ${s!.toFixed(1)} s`);
   for (const c of b.cells) {
     console.log(describe({ ...c, bare: undefined }));
     if (c.bare) console.log(describe(c));
