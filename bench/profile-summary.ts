@@ -1,6 +1,7 @@
 // `node bench/profile-summary.ts <file.cpuprofile> [top]`: where a V8 CPU profile's time went, as self
 // time by function and by package (node_modules) or file of this repository, the top 30 of each (or
-// `top`), in ms and as a share of the busy (not idle) time. Profiles come from a service started with BENCH_CPU_PROF=dir (bench/lib.ts spawnService).
+// `top`), in ms and as a share of the busy (not idle) time. Profiles come from a service started with
+// BENCH_CPU_PROF=dir (bench/lib.ts spawnService).
 import fs from 'node:fs';
 import path from 'node:path';
 import { root } from './lib.ts';

@@ -20,7 +20,9 @@
 // does not land in a measured run at random; work a write leaves to them is not counted.
 //
 // Users are loaded in-process through the core's own logWatches (the history path every writer uses,
-// with its figures and change records). Run length: BENCH_SECONDS / 4 per run (60 runs in all), after a
+// with its figures and change records); embedded mode measures the light user only unless
+// BENCH_WRITES_USERS names users (the very heavy one's load into PGlite takes about a minute). Run
+// length: BENCH_SECONDS / 5 per run (50 runs in all, the whole bench about 4 minutes), after a
 // warm-up of 0.5 s and at least WARM_REQUESTS requests, and once a service is up every path is warmed
 // before the first measured run. BENCH_WRITES_MODES, BENCH_WRITES_USERS, BENCH_WRITES_OPS and
 // BENCH_WRITES_CONNECTIONS narrow the run (comma lists: `services`, `very heavy`, `watch,title detail`,
@@ -43,7 +45,7 @@ import { atMost, section, type Section, type Target } from './report.ts';
 
 /** The issue this benchmark answers (the write path's cost). */
 const ISSUE = 39;
-const SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 4;
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 5;
 const WARM_SECONDS = 0.5;
 const CONNECTIONS = (process.env.BENCH_WRITES_CONNECTIONS ?? '1,16').split(',').map(Number);
 /** Requests a warm-up runs at least, however long they take (a cold embedded service does a few a second). */
@@ -73,6 +75,8 @@ const OPS: Array<{ name: OpName; label: string; write: boolean }> = [
 const pick = <T extends string>(env: string | undefined, all: readonly T[]): T[] => (env ? all.filter((x) => env.split(',').map((s) => s.trim()).includes(x)) : [...all]);
 const MODES = pick<Mode>(process.env.BENCH_WRITES_MODES, ['services', 'embedded']);
 const USERS = pick<UserName>(process.env.BENCH_WRITES_USERS, ['light', 'very heavy']);
+/** Embedded mode: the light user unless asked for (loading the very heavy one into PGlite takes a minute of the run). */
+const EMBEDDED_USERS = process.env.BENCH_WRITES_USERS ? USERS : (['light'] as UserName[]);
 const OP_NAMES = pick<OpName>(process.env.BENCH_WRITES_OPS, OPS.map((o) => o.name));
 
 type Call = { method: string; path: string; body?: unknown };
@@ -131,7 +135,7 @@ async function prepareUsers(db: Database, databaseUrl: string, cat: Catalog, loa
   const app = await createApp(em, { name: 'Write cost bench', redirectUris: ['http://127.0.0.1:1/cb'], scopes: [...SCOPES], confidential: false, official: true });
   const mint = await tokenIssuer(db, databaseUrl);
   const users = new Map<UserName, Prepared>();
-  for (const name of USERS) {
+  for (const name of mode === 'embedded' ? EMBEDDED_USERS : USERS) {
     const user = await createUser(db.orm.em.fork(), { username: `${PREFIX}${name.replace(' ', '_')}_${Math.random().toString(36).slice(2, 6)}`, password: 'bench-password-1' });
     loadSeconds[`${mode} ${name}`] = await loadWatches(db, user.id, SIZES[name], cat);
     users.set(name, { userId: user.id, token: await mint(user.id, app.client_id, SCOPES.join(' ')) });
@@ -484,7 +488,7 @@ export function writeCostSection(b: WriteCostBench): Section {
   );
   return section(
     'Write cost: single writes against bare statements',
-    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up; the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted. CPU per request from /proc: the service process + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted.`,
+    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up; the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted, no bare baseline${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}.`,
     {
       values: [
         ...Object.entries(b.loadSeconds).map(([k, s]) => ({ label: `Load of the ${k} user (logWatches in-process)`, value: `${s!.toFixed(1)} s` })),
