@@ -3,10 +3,12 @@
 // baseline sends the very text the service runs. `prepare`: named, as the service names it.
 import { AliasNode, IdentifierNode, OperationNodeTransformer, type Compilable, type KyselyPlugin, type SelectQueryNode } from 'kysely';
 import { resolveByMovieDbIdQuery } from '../src/core/catalog/resolve-repository.ts';
+import { advisoryLocksQuery } from '../src/core/db/advisory-lock.ts';
 import { offline } from '../src/core/db/compile.ts';
+import { titleStatesLock } from '../src/core/figures/lock.ts';
 import type { Sql } from '../src/core/db/sql.ts';
 import { entryFields } from '../src/core/library/history-items.ts';
-import { historyPageQuery, insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type NewWatchRow, type ProbedWatch } from '../src/core/library/history-repository.ts';
+import { historyPageQuery, insertWatchesQuery, probeWatchesQuery, userHistoryLock, type NewWatchRow, type ProbedWatch } from '../src/core/library/history-repository.ts';
 import { DEDUP_WINDOW_MS, type WatchInput } from '../src/core/library/history-write.ts';
 import { decodeCursor, isBigintText, isTimestampText } from '../src/core/paging/cursor.ts';
 import { claimLockQuery, readRecordQuery, recordResultQuery } from '../src/core/sync/idempotency-repository.ts';
@@ -67,7 +69,7 @@ export const RECORD_RESULT = recordResultQuery(offline, SAMPLE_KEY, '', NO_RESUL
 /** Text of the titles' resolution by movie DB id (one parameter: the refs as JSON). */
 export const RESOLVE_BY_MOVIE_DB_ID = resolveByMovieDbIdQuery(offline, '[]').compile().sql;
 
-export const lockUserHistoryStatement = (userId: string): Sql => statementOf(lockUserHistoryQuery(offline, userId));
+export const lockUserHistoryStatement = (userId: string): Sql => statementOf(advisoryLocksQuery(offline, [userHistoryLock(userId), titleStatesLock(userId)]));
 
 const probeOf = (watches: WatchInput[]) => watches.map((w, idx) => ({ idx, title_id: w.titleId, episode_id: w.episodeId, watched_at: w.watchedAt.toISOString() }));
 

@@ -44,7 +44,7 @@ import { PgWireProxy, type CapturedStatement } from './pg-wire-proxy.ts';
 import { atMost, section, type Section, type Target } from './report.ts';
 
 /** The issue this benchmark answers (the write path's cost). */
-const ISSUE = 39;
+const ISSUE = 40;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 5;
 const WARM_SECONDS = 0.5;
 const CONNECTIONS = (process.env.BENCH_WRITES_CONNECTIONS ?? '1,16').split(',').map(Number);

@@ -1,13 +1,13 @@
 // Delivers outbound webhooks (src/core/webhooks/deliver.ts) every WEBHOOK_INTERVAL_MS: each tick serves
 // the due subscriptions for up to half the interval, each under its own lease, so overlapping ticks and
-// instances never send one subscription's messages twice or out of order. Between ticks, a write
-// committed through the API nudges this process's deliverer (core/webhooks/wake.ts), which then runs a
+// instances never send one subscription's messages twice or out of order. Between ticks, every
+// commit that wrote changes nudges this process's deliverer (core/changes/written.ts), which then runs a
 // pass of its own at once, at most one at a time and one every WAKE_GAP_MS.
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../core/log.ts';
 import { deliverDue } from '../core/webhooks/deliver.ts';
 import type { WebhookSettings } from '../core/webhooks/settings.ts';
-import { onWebhookWake } from '../core/webhooks/wake.ts';
+import { onChangesCommitted } from '../core/changes/written.ts';
 import type { Job } from './job.ts';
 
 export const WEBHOOK_JOB = 'webhooks';
@@ -42,7 +42,7 @@ export function startWebhookWake(orm: MikroORM, log: Logger, settings: WebhookSe
     } while (again && !stopped);
     running = null;
   };
-  const unlisten = onWebhookWake(() => {
+  const unlisten = onChangesCommitted(() => {
     if (stopped) return;
     if (running) again = true;
     else running = pass();

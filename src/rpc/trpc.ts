@@ -11,7 +11,6 @@ import type { LimitId } from '../core/limits/table.ts';
 import { ApiError, type ErrorCode } from '../core/errors.ts';
 import { SSE_TIMING, type OpenStream } from '../core/events/live-stream.ts';
 import type { Logger } from '../core/log.ts';
-import { wakeWebhooks } from '../core/webhooks/wake.ts';
 import { toApiError, toTrpcError } from './errors.ts';
 
 export type Context = {
@@ -117,10 +116,9 @@ function operationName(ctx: Context, path: string): string {
 /**
  * Every procedure: its own rate-limit buckets are counted first (the same buckets whichever transport
  * calls it), a REST call's text is read into its input's types before any validator runs, and ApiErrors
- * thrown by core become TRPCErrors with the matching HTTP status. A write that succeeded nudges the
- * webhook deliverer.
+ * thrown by core become TRPCErrors with the matching HTTP status.
  */
-const base = t.procedure.use(async ({ ctx, meta, path, type, getRawInput, next }) => {
+const base = t.procedure.use(async ({ ctx, meta, path, getRawInput, next }) => {
   if (meta?.limits?.length && ctx.countLimits) {
     try {
       await ctx.countLimits(meta.limits, operationName(ctx, path));
@@ -133,7 +131,6 @@ const base = t.procedure.use(async ({ ctx, meta, path, type, getRawInput, next }
   if (!result.ok && result.error.cause instanceof ApiError) {
     throw toTrpcError(result.error.cause);
   }
-  if (result.ok && type === 'mutation') wakeWebhooks();
   return result;
 });
 

@@ -5,6 +5,7 @@ import { expressionBuilder, sql } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
+import { changesWritten } from './written.ts';
 
 /** One change record as it travels to the insert (a JSON array element). */
 export type ChangeRecord = { resource: string; resource_id: string; op: 'upsert' | 'delete'; data: Record<string, unknown> | null };
@@ -30,6 +31,7 @@ export async function insertChanges(tx: EntityManager, userId: string, records: 
         ]),
     )
     .execute();
+  changesWritten(tx);
 }
 
 /** A cursor's xid (text) as an xid8 value. */

@@ -1,13 +1,16 @@
-// Named (server-side prepared) statements for the hottest reads: the bearer token's verification, the
-// title detail, the history page and the ratings / favourites pages. PostgreSQL plans an unnamed
-// statement anew each time it runs, and for the title detail planning cost as much as running it; a
-// named statement is parsed once per connection and its plan reused (figures: docs/performance.md,
-// 'Named prepared statements').
+// Named (server-side prepared) statements in services mode. PostgreSQL parses and plans an unnamed
+// statement anew each time it runs; a named statement is parsed once per connection and its plan reused.
+// For the title detail planning cost as much as running it, and for the short statements of a write
+// (a lock, a probe, an upsert of a kept figure) parsing and planning were about half of PostgreSQL's CPU
+// (figures: docs/performance.md).
 //
-// Statements opt in (`prepared(em, q)` in sql.ts) only where their text comes from a small, fixed set of
-// shapes: each distinct text is parsed once on each pooled connection and stays there. kysely sends a
-// statement as text and values; the pool is given its own client class (`pg.Pool`'s `Client` option,
-// passed through MikroORM's driverOptions), which sends an opted-in text under its name instead.
+// Two ways in: the hottest reads opt in (`prepared(em, q)` in sql.ts), named from their first run; and any
+// other data statement is named once the process has sent its text ADMIT_AFTER times, so the texts that
+// recur (every write's statements) are named and a text built once (a rare filter, a bulk batch of an odd
+// size) is not kept on every connection. Each distinct text is parsed once on each pooled connection and
+// stays there, so the number of names is capped. kysely sends a statement as text and values; the pool is
+// given its own client class (`pg.Pool`'s `Client` option, passed through MikroORM's driverOptions),
+// which sends a named text under its name instead.
 // Embedded mode does not use it: PGlite's socket serves one session for every connection, so a name
 // parsed by a closed connection would still exist for the next ("already exists").
 import { createHash } from 'node:crypto';
@@ -23,6 +26,16 @@ const generations = new Map<string, number>();
  * bound: past this many, texts are sent unnamed rather than kept on every connection for ever.
  */
 const MAX_NAMED = 1000;
+/** Texts named by admission (not opted in) stop at this many, leaving the rest of the cap to opted-in reads. */
+const MAX_ADMITTED = 500;
+/** A data statement's text is named the time it is sent this many times. */
+const ADMIT_AFTER = 3;
+/** Sends of the texts not yet named (forgotten whole when it grows past this many texts). */
+const sends = new Map<string, number>();
+const MAX_COUNTED = 5000;
+let admitted = 0;
+/** Statements that read or write data; not transaction control, DDL or session settings. */
+const DATA_STATEMENT = /^\s*(select|insert|update|delete|with)\b/i;
 
 /**
  * The name a text is sent under (undefined past MAX_NAMED); the same text gets the same name in every
@@ -47,6 +60,21 @@ export function isStalePlan(err: unknown): boolean {
   return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
 }
 
+/** The name a data statement's text is sent under once it recurs (undefined until then, or past the cap). */
+function admittedName(text: string): string | undefined {
+  if (admitted >= MAX_ADMITTED || !DATA_STATEMENT.test(text)) return undefined;
+  const n = (sends.get(text) ?? 0) + 1;
+  if (n < ADMIT_AFTER) {
+    if (sends.size >= MAX_COUNTED) sends.clear();
+    sends.set(text, n);
+    return undefined;
+  }
+  sends.delete(text);
+  const name = statementName(text);
+  if (name !== undefined) admitted++;
+  return name;
+}
+
 export function renewStatement(text: string): void {
   generations.set(text, (generations.get(text) ?? 0) + 1);
   names.delete(text);
@@ -54,14 +82,21 @@ export function renewStatement(text: string): void {
 
 type Query = (...args: unknown[]) => unknown;
 
-/** The pool's client in services mode: a text statementName knows (a hot read, `prepared(em, q)`) is sent as a named statement. */
+/** The pool's client in services mode: a named text (an opted-in read, or an admitted data statement) is sent under its name. */
 export class NamedStatementClient extends pg.Client {
   // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form changed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: any[]): any {
     const [config, values, callback] = args as [unknown, unknown, unknown];
-    const name = typeof config === 'string' && callback === undefined && typeof values !== 'function' ? names.get(config) : undefined;
-    if (name === undefined) return Reflect.apply(super.query, this, args) as unknown;
-    return (super.query as Query)({ name, text: config, values });
+    const text = typeof config === 'string' && callback === undefined && typeof values !== 'function' ? config : undefined;
+    const name = text === undefined ? undefined : (names.get(text) ?? admittedName(text));
+    if (text === undefined || name === undefined) return Reflect.apply(super.query, this, args) as unknown;
+    const sent = (super.query as Query)({ name, text, values }) as Promise<unknown>;
+    // A plan gone stale under a migration: the text's next send is parsed afresh under a new name (the
+    // opted-in reads also retry at once outside a transaction, sql.ts).
+    sent.catch((err: unknown) => {
+      if (isStalePlan(err) && names.get(text) === name) renewStatement(text);
+    });
+    return sent;
   }
 }

@@ -81,3 +81,15 @@ export function beforeCommit(tx: EntityManager, key: string, f: (tx: EntityManag
 export function afterCommit(tx: EntityManager, f: () => Promise<void>): void {
   hooksFor(tx).after.push(f);
 }
+
+/**
+ * Runs `f` once what `em` wrote stands: after the commit of a transaction started by transaction()
+ * (not at all if it rolls back), at once when `em` is in no transaction (its statement has committed),
+ * and never in a transaction opened some other way (it cannot be told when that one commits). For
+ * nudges that something else also catches later (a job's tick); `f` must not throw.
+ */
+export function whenCommitted(em: EntityManager, f: () => void): void {
+  const hooks = hooksOf.get(em);
+  if (hooks) hooks.after.push(async () => f());
+  else if (!em.isInTransaction()) f();
+}

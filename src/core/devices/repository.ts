@@ -1,5 +1,6 @@
 // The push_device statements. The token is written, never read back.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { holdLocks } from '../db/advisory-lock.ts';
 import { db } from '../db/query-builder.ts';
 
 // Never the token.
@@ -19,9 +20,7 @@ export type DeviceWrite = {
 
 /** Takes the transaction-scoped advisory lock of registrations of `token`. */
 export async function lockPushToken(tx: EntityManager, token: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`push_token:${token}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [`push_token:${token}`]);
 }
 
 /** Deletes the registrations holding `token` other than the user's `deviceId`. */

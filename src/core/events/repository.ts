@@ -1,5 +1,6 @@
 // The statements of the server-sent events: stream tickets and the replay log (stream_event).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { holdLocks } from '../db/advisory-lock.ts';
 import { db } from '../db/query-builder.ts';
 import { nowShifted } from '../db/now.ts';
 import { jsonb } from '../db/json.ts';
@@ -47,9 +48,7 @@ export async function deleteExpiredTickets(em: EntityManager): Promise<number> {
  * so when an event is visible every earlier event of the user is too (the chain of `prev` ids holds).
  */
 export async function lockUserStream(tx: EntityManager, userId: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`stream_event:${userId}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [`stream_event:${userId}`]);
 }
 
 /** The id of the user's newest event in the log, or null when there is none. */

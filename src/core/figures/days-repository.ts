@@ -26,32 +26,6 @@ export function daysBetween(em: EntityManager, userId: string, from: string, to:
     .execute();
 }
 
-export async function upsertDays(tx: EntityManager, userId: string, rows: readonly DayRow[]): Promise<void> {
-  if (rows.length === 0) return;
-  await db(tx)
-    .insertInto('user_day_figures')
-    .values(rows.map((r) => ({ user_id: userId, ...r })))
-    .onConflict((oc) =>
-      oc.columns(['user_id', 'day']).doUpdateSet((eb) => ({
-        watches: eb.ref('excluded.watches'),
-        movies: eb.ref('excluded.movies'),
-        episodes: eb.ref('excluded.episodes'),
-        minutes: eb.ref('excluded.minutes'),
-        ratings: eb.ref('excluded.ratings'),
-      })),
-    )
-    .execute();
-}
-
-export async function deleteDays(tx: EntityManager, userId: string, days: readonly string[]): Promise<void> {
-  if (days.length === 0) return;
-  await db(tx)
-    .deleteFrom('user_day_figures')
-    .where('user_id', '=', userId)
-    .where((eb) => eb('day', '=', eb.fn.any(eb.val([...days]))))
-    .execute();
-}
-
 /** The days with an entry in [from, to], oldest first. */
 export async function activeDaysBetween(em: EntityManager, userId: string, from: string, to: string): Promise<string[]> {
   const rows = await db(em)

@@ -4,9 +4,10 @@
 // and the runs next to the days it turns on or off, never the whole history.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { totals, type WeekActivity } from './challenges.ts';
-import { dayRows, deleteDays, deleteRuns, insertRuns, runsAround, activeDaysBetween, upsertDays, type DayRow } from './days-repository.ts';
+import { dayRows, deleteRuns, insertRuns, runsAround, activeDaysBetween, type DayRow } from './days-repository.ts';
 import { lockTitleStates } from './lock.ts';
-import { addUserFigures } from './totals.ts';
+import { addTotals } from './totals.ts';
+import type { FigureWrites } from './write-repository.ts';
 
 const DAY_MS = 86_400_000;
 
@@ -69,8 +70,12 @@ export function addScores(into: WeekScore, s: WeekScore, sign = 1): WeekScore {
 
 export const noScore = (): WeekScore => ({ challenges: 0, xp: 0, watch_challenges: 0, watch_xp: 0, rating_challenges: 0, rating_xp: 0 });
 
-/** Adds the deltas to the user's days, and moves the weekly totals and the streak runs with them. */
-export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[]): Promise<void> {
+/**
+ * Adds the deltas to the user's days into `writes` (writeFigures writes them), with the weekly totals'
+ * change. Reads the days of the weeks touched (one statement). Returns the days turned on or off, whose
+ * streak runs the caller rebuilds once the days are written (rebuildRunsAround).
+ */
+export async function planDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[], writes: FigureWrites): Promise<string[]> {
   const touched = new Map<string, DayFigures>();
   for (const d of deltas) {
     const sum = touched.get(d.day) ?? { ...ZERO };
@@ -78,7 +83,7 @@ export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: 
     touched.set(d.day, sum);
   }
   for (const [day, d] of touched) if (FIELDS.every((f) => d[f] === 0)) touched.delete(day);
-  if (touched.size === 0) return;
+  if (touched.size === 0) return [];
   await lockTitleStates(tx, userId);
 
   const weeks = [...new Set([...touched.keys()].map(weekOf))];
@@ -102,17 +107,19 @@ export async function applyDayDeltas(tx: EntityManager, userId: string, deltas: 
   }
 
   const kept = [...touched.keys()].map((day) => ({ day, ...after.get(day)! }));
-  await upsertDays(tx, userId, kept.filter((d) => FIELDS.some((f) => d[f] !== 0)));
-  await deleteDays(tx, userId, kept.filter((d) => FIELDS.every((f) => d[f] === 0)).map((d) => d.day));
-  await addUserFigures(tx, userId, score);
-  if (flipped.length > 0) await rebuildRunsAround(tx, userId, flipped);
+  writes.days.push(...kept.filter((d) => FIELDS.some((f) => d[f] !== 0)));
+  writes.emptyDays.push(...kept.filter((d) => FIELDS.every((f) => d[f] === 0)).map((d) => d.day));
+  addTotals(writes.totals, score);
+  return flipped;
 }
 
 /**
  * Recomputes the runs that the days turned on or off can change: those touching [first - 1, last + 1],
- * from the days with an entry over the span they cover. A run that grows or splits is replaced whole.
+ * from the days with an entry over the span they cover (read as written). A run that grows or splits is
+ * replaced whole.
  */
-async function rebuildRunsAround(tx: EntityManager, userId: string, days: string[]): Promise<void> {
+export async function rebuildRunsAround(tx: EntityManager, userId: string, days: string[]): Promise<void> {
+  if (days.length === 0) return;
   const sorted = days.sort();
   let from = dayOf(dayMs(sorted[0]!) - DAY_MS);
   let to = dayOf(dayMs(sorted.at(-1)!) + DAY_MS);

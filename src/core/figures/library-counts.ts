@@ -26,7 +26,8 @@ export async function applyLibraryCounts(tx: EntityManager, userId: string, delt
     .values(rows.map((d) => ({ user_id: userId, list: d.list, category: d.category, scope: d.scope, status: d.status, n: d.delta })))
     .onConflict((oc) => oc.columns(['user_id', 'list', 'category', 'scope', 'status']).doUpdateSet((eb) => ({ n: eb('user_library_count.n', '+', eb.ref('excluded.n')) })))
     .execute();
-  await k.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0).execute();
+  // Only a count taken from can reach 0.
+  if (rows.some((d) => d.delta < 0)) await k.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0).execute();
 }
 
 /** The scope of a title-level item (a favourite, a status, a title-level rating): `title` for a movie, `series` for a show. */

@@ -4,10 +4,11 @@
 // one for the figures beside one for title states: a history write takes it after the history lock (as
 // the show-status rules always have), a rating write first, so no two writers can wait on each other.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { db } from '../db/query-builder.ts';
+import { holdLocks } from '../db/advisory-lock.ts';
+
+/** The name of a user's library lock. */
+export const titleStatesLock = (userId: string) => `title_state:${userId}`;
 
 export async function lockTitleStates(tx: EntityManager, userId: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`title_state:${userId}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [titleStatesLock(userId)]);
 }

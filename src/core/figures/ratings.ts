@@ -2,9 +2,9 @@
 // (this month's reviews, the weekly challenges and XP) and the ratings list's counts.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Tables } from '../schema/index.ts';
-import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
+import { planDayDeltas, rebuildRunsAround, utcDayOf, type DayDelta } from './days.ts';
 import { applyLibraryCounts, type LibraryCountDelta } from './library-counts.ts';
-import { addUserFigures } from './totals.ts';
+import { noFigureWrites, writeFigures } from './write-repository.ts';
 
 /**
  * One rating's change: `removedAt` the rated_at of the rating as it was (null when it is new), `addedAt`
@@ -33,7 +33,10 @@ export async function applyRatingFigures(tx: EntityManager, userId: string, chan
     held += delta;
     counts.push({ list: 'ratings', category: c.category, scope: c.scope, status: '', delta });
   }
-  await applyDayDeltas(tx, userId, days);
-  await addUserFigures(tx, userId, { ratings: held });
+  const writes = noFigureWrites();
+  writes.totals.ratings = held;
+  const flipped = await planDayDeltas(tx, userId, days, writes);
+  await writeFigures(tx, userId, writes);
+  await rebuildRunsAround(tx, userId, flipped);
   await applyLibraryCounts(tx, userId, counts);
 }

@@ -3,22 +3,22 @@
 // to the totals (entries, minutes, different episodes, a title counted once among movies, shows and
 // anime while it has an entry, and the entries and minutes of movies apart from those of episodes).
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { addUserFigures, type TotalsDelta } from './totals.ts';
-import { countedTitleFigures, deleteTitleFigures, keptTitleFigures, refreshCompletionWindows, refreshFurthestEpisodes, titleKinds, upsertTitleFigures, type CountedTitleFigures } from './titles-repository.ts';
+import { titleFiguresNow } from './titles-repository.ts';
+import type { TotalsDelta } from './totals.ts';
+import type { FigureWrites } from './write-repository.ts';
 
-type Counted = { watches: number; minutes: number; episodes: number };
-const NONE: Counted = { watches: 0, minutes: 0, episodes: 0 };
-
-/** Recounts the user's figures of these titles and moves the totals by the difference (under the figures lock). */
-export async function refreshTitleFigures(tx: EntityManager, userId: string, titleIds: readonly string[]): Promise<void> {
+/**
+ * Recounts the user's figures of these titles (one statement, after the entries are written, under the
+ * figures lock) into `writes`: each title's row whole, or its removal when it has no entry left, and the
+ * totals' difference.
+ */
+export async function planTitleFigures(tx: EntityManager, userId: string, titleIds: readonly string[], writes: FigureWrites): Promise<void> {
   if (titleIds.length === 0) return;
-  const kept = new Map<string, Counted>((await keptTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
-  const counted = new Map<string, CountedTitleFigures>((await countedTitleFigures(tx, userId, titleIds)).map((r) => [r.title_id, r]));
-  const delta: TotalsDelta = {};
+  const delta: TotalsDelta = writes.totals;
   const add = (k: keyof TotalsDelta, n: number) => (delta[k] = (delta[k] ?? 0) + n);
-  for (const t of await titleKinds(tx, titleIds)) {
-    const was = kept.get(t.id) ?? NONE;
-    const is = counted.get(t.id) ?? NONE;
+  for (const t of await titleFiguresNow(tx, userId, titleIds)) {
+    const was = { watches: t.kept_watches ?? 0, minutes: t.kept_minutes ?? 0, episodes: t.kept_episodes ?? 0 };
+    const is = { watches: t.watches ?? 0, minutes: t.minutes ?? 0, episodes: t.episodes ?? 0 };
     add('watches', is.watches - was.watches);
     add('minutes', is.minutes - was.minutes);
     add('episodes', is.episodes - was.episodes);
@@ -29,10 +29,19 @@ export async function refreshTitleFigures(tx: EntityManager, userId: string, tit
     const held = Number(is.watches > 0) - Number(was.watches > 0);
     add(t.type === 'movie' ? 'movies' : 'shows', held);
     if (t.is_anime) add('anime_titles', held);
+    if (is.watches === 0) {
+      if (t.kept_watches !== null) writes.untitled.push(t.title_id);
+      continue;
+    }
+    writes.titles.push({
+      title_id: t.title_id,
+      ...is,
+      regular_episodes: t.regular_episodes ?? 0,
+      last_watched_at: t.last_watched_at!,
+      completed_from: t.completed_from,
+      completed_until: t.completed_until,
+      last_season: t.last_season,
+      last_episode: t.last_episode,
+    });
   }
-  await upsertTitleFigures(tx, userId, [...counted.values()]);
-  await deleteTitleFigures(tx, userId, titleIds.filter((id) => !counted.has(id)));
-  await refreshCompletionWindows(tx, [...counted.keys()], userId);
-  await refreshFurthestEpisodes(tx, [...counted.keys()], userId);
-  await addUserFigures(tx, userId, delta);
 }

@@ -11,6 +11,12 @@ export const TOTAL_FIELDS = [
   'ratings', 'challenges', 'xp', 'watch_challenges', 'watch_xp', 'rating_challenges', 'rating_xp',
 ] as const satisfies readonly (keyof Totals)[];
 
+/** Adds `delta` into `into` (a change's deltas gathered for one addUserFigures). */
+export function addTotals(into: TotalsDelta, delta: TotalsDelta): TotalsDelta {
+  for (const f of TOTAL_FIELDS) if (delta[f]) into[f] = (into[f] ?? 0) + delta[f];
+  return into;
+}
+
 export async function addUserFigures(tx: EntityManager, userId: string, delta: TotalsDelta): Promise<void> {
   const fields = TOTAL_FIELDS.filter((f) => (delta[f] ?? 0) !== 0);
   if (fields.length === 0) return;

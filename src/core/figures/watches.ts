@@ -2,12 +2,18 @@
 // entries, minutes), this month's genres, each year's titles, the titles touched and the totals. The one entry for every
 // writer of watch_history (logging, edits, deletes), called in the writer's transaction after the rows
 // are written, with the rows added (+1) and removed (-1); an edit of the time is one of each.
+//
+// Statements: what each change counts as, the days of the weeks it touches, the titles recounted (three
+// reads), then one write of every figure (write-repository.ts); and, only when the change takes away
+// (a delete, an edit), the removal of counts it left at 0, and, only when a day gains its first entry or
+// loses its last, the streak runs around it.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { applyDayDeltas, utcDayOf, type DayDelta } from './days.ts';
+import { planDayDeltas, rebuildRunsAround, utcDayOf, type DayDelta } from './days.ts';
 import { lockTitleStates } from './lock.ts';
-import { addMonthGenres, watchFacts } from './watches-repository.ts';
-import { refreshTitleFigures } from './titles.ts';
-import { addYearTitles, type YearTitleDelta } from './year-titles-repository.ts';
+import { removeEmptyMonthGenres, watchFacts } from './watches-repository.ts';
+import { planTitleFigures } from './titles.ts';
+import { noFigureWrites, writeFigures, type MonthGenreDelta } from './write-repository.ts';
+import { removeEmptyYearTitles, type YearTitleDelta } from './year-titles-repository.ts';
 
 export type WatchRowChange = { titleId: string; episodeId: string | null; watchedAt: Date | string; runtimeMinutes: number | null; sign: 1 | -1 };
 
@@ -16,7 +22,7 @@ export async function applyWatchFigures(tx: EntityManager, userId: string, chang
   await lockTitleStates(tx, userId);
   const facts = await watchFacts(tx, changes);
   const days: DayDelta[] = [];
-  const genres = new Map<string, { month: string; genre: string; watches: number }>();
+  const genres = new Map<string, MonthGenreDelta>();
   const yearTitles = new Map<string, YearTitleDelta>();
   for (const f of facts) {
     const c = changes[f.idx]!;
@@ -35,8 +41,16 @@ export async function applyWatchFigures(tx: EntityManager, userId: string, chang
     yt.minutes += c.sign * f.minutes;
     yearTitles.set(`${year}/${c.titleId}`, yt);
   }
-  await applyDayDeltas(tx, userId, days);
-  await addMonthGenres(tx, userId, [...genres.values()].filter((g) => g.watches !== 0));
-  await addYearTitles(tx, userId, [...yearTitles.values()].filter((y) => y.watches !== 0 || y.minutes !== 0));
-  await refreshTitleFigures(tx, userId, [...new Set(changes.map((c) => c.titleId))]);
+  const writes = noFigureWrites();
+  const flipped = await planDayDeltas(tx, userId, days, writes);
+  writes.genres = [...genres.values()].filter((g) => g.watches !== 0);
+  writes.yearTitles = [...yearTitles.values()].filter((y) => y.watches !== 0 || y.minutes !== 0);
+  await planTitleFigures(tx, userId, [...new Set(changes.map((c) => c.titleId))], writes);
+  await writeFigures(tx, userId, writes);
+  // Only a count taken from can reach 0.
+  const takenGenres = writes.genres.filter((g) => g.watches < 0);
+  if (takenGenres.length) await removeEmptyMonthGenres(tx, userId, [...new Set(takenGenres.map((g) => g.month))]);
+  const takenYearTitles = writes.yearTitles.filter((y) => y.watches < 0);
+  if (takenYearTitles.length) await removeEmptyYearTitles(tx, userId, takenYearTitles);
+  await rebuildRunsAround(tx, userId, flipped);
 }

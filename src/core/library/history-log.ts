@@ -39,8 +39,10 @@ export async function logTitleWatch(em: EntityManager, userId: string, clientId:
 
   return transaction(em, async (tx) => {
     const results = await logWatches(tx, userId, watches);
-    const items = await historyItemsByIds(tx, userId, [...new Set(results.map((r) => r.id))]);
-    const byId = new Map(items.map((i) => [String(i.id), i]));
+    // A new entry comes back as its change record shows it; only skipped ones (existing entries) are read.
+    const byId = new Map(results.flatMap((r) => (r.entry ? [[r.id, r.entry] as const] : [])));
+    const existing = [...new Set(results.filter((r) => !byId.has(r.id)).map((r) => r.id))];
+    for (const i of await historyItemsByIds(tx, userId, existing)) byId.set(String(i.id), i);
     const inserted = results.filter((r) => r.status === 'inserted').length;
     return { inserted, skipped: results.length - inserted, items: results.map((r) => ({ ...byId.get(r.id)!, status: r.status })) };
   });

@@ -97,10 +97,8 @@ export function historyRowsByIds(em: EntityManager, userId: string, ids: string[
 
 // ---- logging watches
 
-/** Serialises writes of one user's watch history for the rest of the transaction. */
-export function lockUserHistoryQuery(k: Kysely<Tables>, userId: string) {
-  return k.selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`watch_history:${userId}`), eb.lit(0)])]).as('locked'));
-}
+/** The name of the lock that serialises writes of one user's watch history. */
+export const userHistoryLock = (userId: string) => `watch_history:${userId}`;
 
 /** The JSON array `rows` (one parameter, whatever their number) as the table `j`, one row per element. */
 function jsonElements<R>(k: QueryCreator<Tables>, rows: R[]) {

@@ -6,10 +6,13 @@
 // entry's id. Writes of one user are serialised by a transaction-scoped advisory lock, so two
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changesWritten } from '../changes/written.ts';
 import { db } from '../db/query-builder.ts';
+import { holdLocks } from '../db/advisory-lock.ts';
+import { titleStatesLock } from '../figures/lock.ts';
 import { applyWatchFigures } from '../figures/watches.ts';
-import { entryFields } from './history-items.ts';
-import { insertWatchesQuery, lockUserHistoryQuery, probeWatchesQuery, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
+import { entryFields, type HistoryItem } from './history-items.ts';
+import { insertWatchesQuery, probeWatchesQuery, userHistoryLock, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;
@@ -26,17 +29,22 @@ export type WatchInput = {
   clientId: string | null;
 };
 
-export type WatchResult = { status: 'inserted' | 'skipped'; id: string };
+/** `entry`: a new entry as GET /me/history presents it (its change record's data with its id). */
+export type WatchResult = { status: 'inserted' | 'skipped'; id: string; entry?: HistoryItem };
 
-/** Serialises writes of one user's watch history for the rest of the transaction. */
+/**
+ * Serialises writes of one user's watch history for the rest of the transaction. The library's lock,
+ * which the kept figures of a history change are written under, is taken with it (in that order, the
+ * order every history writer takes them in): one statement for both.
+ */
 export async function lockUserHistory(tx: EntityManager, userId: string): Promise<void> {
-  await lockUserHistoryQuery(db(tx), userId).execute();
+  await holdLocks(tx, [userHistoryLock(userId), titleStatesLock(userId)]);
 }
 
 const probeOf = (watches: WatchInput[]) => watches.map((w, idx) => ({ idx, title_id: w.titleId, episode_id: w.episodeId, watched_at: w.watchedAt.toISOString() }));
 
 /** A watch to insert, with its change record presented as GET /me/history presents the entry (but its id). */
-function newWatchRow(w: WatchInput, shown: ProbedWatch | undefined): NewWatchRow {
+function newWatchRow(w: WatchInput, shown: ProbedWatch | undefined): NewWatchRow & { data: Omit<HistoryItem, 'id'> } {
   if (!shown) throw new Error(`title ${w.titleId} of a watch to log is not in the catalog`);
   const data = entryFields({
     ...shown,
@@ -99,13 +107,14 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
   if (toInsert.length > 0) {
     const rows = toInsert.map((idx) => newWatchRow(watches[idx]!, shown.get(idx)));
     const inserted = await insertWatchesQuery(db(tx), userId, rows).execute();
+    changesWritten(tx);
     // Match returned rows to inputs by content (within one call, no two inserted watches share it).
     const byContent = new Map(inserted.map((r) => [`${itemKey(String(r.title_id), r.episode_id === null ? null : String(r.episode_id))}@${new Date(r.watched_at).getTime()}`, r]));
-    for (const idx of toInsert) {
+    toInsert.forEach((idx, i) => {
       const w = watches[idx]!;
       const row = byContent.get(`${itemKey(w.titleId, w.episodeId)}@${w.watchedAt.getTime()}`)!;
-      results[idx] = { status: 'inserted', id: String(row.id) };
-    }
+      results[idx] = { status: 'inserted', id: String(row.id), entry: { id: Number(row.id), ...rows[i]!.data } };
+    });
     await applyWatchFigures(
       tx,
       userId,

@@ -45,8 +45,9 @@ async function ratingTarget(em: EntityManager, input: RateInput): Promise<Rating
 export async function rate(em: EntityManager, userId: string, input: RateInput): Promise<LibraryItem> {
   const target = await ratingTarget(em, input);
   return transaction(em, async (tx) => {
-    const { id } = await setRating(tx, userId, target, input.rating);
-    const [item] = await libraryItems(tx, userId, 'ratings', { ids: [id] });
+    const set = await setRating(tx, userId, target, input.rating);
+    if (set.item) return set.item;
+    const [item] = await libraryItems(tx, userId, 'ratings', { ids: [set.id] });
     return item!;
   });
 }

@@ -73,7 +73,18 @@ export function upsertRating(tx: EntityManager, userId: string, target: RatingKe
         .as('u'),
     )
     .innerJoin('title as t', (join) => join.on('t.id', '=', target.titleId))
-    .select((eb) => ['u.id', 'u.rated_at', eb.selectFrom('prev').select('prev.rated_at').as('prev_rated_at'), 'u.inserted', 'u.changed', 't.movie_db_id', 't.type', 't.category'])
+    .select((eb) => [
+      'u.id',
+      'u.rated_at',
+      eb.selectFrom('prev').select('prev.rated_at').as('prev_rated_at'),
+      'u.inserted',
+      'u.changed',
+      't.movie_db_id',
+      't.type',
+      't.category',
+      // Whether the title has a favourite or a status of the user, whose items show this rating too.
+      eb.exists(eb.selectFrom('user_title_state as st').select(eb.lit(1).as('one')).where('st.user_id', '=', userId).where('st.title_id', '=', target.titleId)).as('has_state'),
+    ])
     .executeTakeFirst();
 }
 

@@ -9,7 +9,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { recordChanges, type Change } from '../changes/record.ts';
 import { selectItemIds } from './item-repository.ts';
-import { itemsById } from './item-records.ts';
+import { itemsById, type ListItem } from './item-records.ts';
 import { selectListAudience } from './member-repository.ts';
 import { listRow, toListSummary } from './present.ts';
 
@@ -23,6 +23,8 @@ export type ListWrite = {
   deletedItems?: readonly string[];
   /** Only these users (default: the whole audience). */
   audience?: readonly string[];
+  /** The upserted items as one user sees them, when the writer has read them already (not read again). */
+  itemsSeen?: { userId: string; items: ListItem[] };
 };
 
 /** Records the list's current summary (and the item changes named) for every user in its audience. */
@@ -31,7 +33,7 @@ export async function recordListWrite(tx: EntityManager, listId: string, write: 
   if (!row) return;
   const summary = toListSummary(row);
   for (const userId of write.audience ?? (await listAudience(tx, listId))) {
-    const items = await itemsById(tx, listId, write.upsertedItems ?? [], userId);
+    const items = write.itemsSeen?.userId === userId ? write.itemsSeen.items : await itemsById(tx, listId, write.upsertedItems ?? [], userId);
     const changes: Change[] = [
       { resource: 'lists', resourceId: listId, op: 'upsert', data: summary },
       ...items.map((item): Change => ({ resource: 'list_items', resourceId: item.id, op: 'upsert', data: { listId: summary.id, ...item } })),

@@ -21,9 +21,14 @@ export async function addListItems(em: EntityManager, userId: string, listId: nu
     const found = resolved.flatMap((r) => (r ? [r.id] : []));
     const added = await addTitles(tx, list.id, found, userId);
     const byTitle = new Map(added.map((a) => [a.titleId, a]));
-    const items = new Map((await itemsById(tx, list.id, added.map((a) => a.id), userId)).map((i) => [String(i.id), i]));
+    const read = await itemsById(tx, list.id, added.map((a) => a.id), userId);
+    const items = new Map(read.map((i) => [String(i.id), i]));
     const newIds = [...new Set(added.filter((a) => a.status === 'added').map((a) => a.id))];
-    if (newIds.length) await recordListWrite(tx, list.id, { upsertedItems: newIds });
+    if (newIds.length) {
+      // The writer's own records are of the items just read for the answer.
+      const fresh = new Set(newIds);
+      await recordListWrite(tx, list.id, { upsertedItems: newIds, itemsSeen: { userId, items: read.filter((i) => fresh.has(String(i.id))) } });
+    }
     const seen = new Set<string>();
     return titles.map((t, i) => {
       const r = resolved[i];

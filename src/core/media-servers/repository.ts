@@ -1,6 +1,7 @@
 // The media-server receivers' statements: receivers, the plays they follow, their deferred events. The
 // secret is written as its hash and never read back.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { holdLocks } from '../db/advisory-lock.ts';
 import { db } from '../db/query-builder.ts';
 import { jsonb } from '../db/json.ts';
 import type { DeferredIds, MediaServerKind } from '../schema/media-servers.ts';
@@ -11,9 +12,7 @@ export type ReceiverRow = Awaited<ReturnType<typeof selectReceivers>>[number];
 
 /** Serialises a user's receiver creations until commit, so two at once cannot pass the cap together. */
 export async function lockUserReceivers(tx: EntityManager, userId: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`media_server_receivers:${userId}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [`media_server_receivers:${userId}`]);
 }
 
 export async function countReceivers(tx: EntityManager, userId: string): Promise<number> {
@@ -91,9 +90,7 @@ export type PlayRow = { session_id: string; last_fingerprint: string; ended: boo
  * first two of a play the receiver has no row of yet included.
  */
 export async function lockPlay(tx: EntityManager, receiverId: string, playKey: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`media_server_play:${receiverId}:${playKey}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [`media_server_play:${receiverId}:${playKey}`]);
 }
 
 export function selectPlay(tx: EntityManager, receiverId: string, playKey: string): Promise<PlayRow | undefined> {

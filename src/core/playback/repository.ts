@@ -1,6 +1,7 @@
 // The playback module's statements: playback sessions, event receipts and Continue Watching entries.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
+import { holdLocks } from '../db/advisory-lock.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { jsonb } from '../db/json.ts';
@@ -17,9 +18,7 @@ function daysAgo(days: number) {
 
 /** Takes the transaction-scoped advisory lock of the user's playback writes. */
 export async function lockUserPlayback(tx: EntityManager, userId: string): Promise<void> {
-  await db(tx)
-    .selectNoFrom((eb) => eb.fn('pg_advisory_xact_lock', [eb.fn('hashtextextended', [eb.val(`playback:${userId}`), eb.lit(0)])]).as('locked'))
-    .execute();
+  await holdLocks(tx, [`playback:${userId}`]);
 }
 
 export function selectSession(tx: EntityManager, userId: string, key: string) {

@@ -4,6 +4,7 @@
 // when it sends, so after it nothing more of the user's goes to the app (repository.ts, pageQuery).
 // Only an app with a subscription to the kind gets the row.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { changesWritten } from '../changes/written.ts';
 import { db } from '../db/query-builder.ts';
 import { REVOKED_KIND, REVOKED_RESOURCE } from './kinds.ts';
 
@@ -37,4 +38,5 @@ export async function recordRevocation(tx: EntityManager, userId: string, client
         ),
     )
     .execute();
+  changesWritten(tx);
 }
