@@ -9,7 +9,8 @@ import { sql, type AliasedRawBuilder } from 'kysely';
  * the JSON text already.
  */
 export function recordset<R, A extends string>(rows: readonly object[] | string, alias: A, columns: string): AliasedRawBuilder<R, A> {
-  const json = typeof rows === 'string' ? rows : JSON.stringify(rows);
+  // Text as given (also a statement's stand-in value while it is compiled once: compiled-once.ts).
+  const json = Array.isArray(rows) ? JSON.stringify(rows) : rows;
   // raw: json_to_recordset needs a column definition list, which the query builder cannot write
   return sql<R>`json_to_recordset(${json}::json)`.as<A>(sql`${sql.id(alias)}(${sql.raw(columns)})`);
 }

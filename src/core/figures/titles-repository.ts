@@ -4,6 +4,8 @@
 // recomputed in place for the rebuild and for catalog changes.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Expression } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { minutesWatched } from './minutes.ts';
@@ -84,12 +86,22 @@ export async function refreshFurthestEpisodes(tx: EntityManager, titleIds: reado
  * (`kept_*` null when there is none), and the row its entries make (`watches` 0 when it has none): the
  * counts, the completion window and the furthest regular episode, which the write puts in the row whole.
  */
-export function titleFiguresNow(em: EntityManager, userId: string, titleIds: readonly string[]) {
+export async function titleFiguresNow(em: EntityManager, userId: string, titleIds: readonly string[]) {
+  return (await db(em).executeQuery(titleFiguresOnce({ userId, titleIds: [...titleIds] }))).rows;
+}
+
+/** Its text built once (compiled-once.ts): building and compiling it cost about as much as running it. */
+const titleFiguresOnce = compiledOnce(
+  (p: { userId: string; titleIds: string[] }) => titleFiguresNowQuery(p.userId, p.titleIds),
+  (p, value) => ({ userId: value(p.userId), titleIds: value(p.titleIds) }),
+);
+
+function titleFiguresNowQuery(userId: string, titleIds: string[]) {
   const te = expressionBuilder<Tables & { t: Tables['title'] }, 't'>();
   const user = te.val(userId);
   const window = completionWindow(user, te.ref('t.id'));
   const furthest = furthestRegular(user, te.ref('t.id'));
-  return db(em)
+  return offline
     .selectFrom('title as t')
     .leftJoin('user_title_figures as k', (join) => join.onRef('k.title_id', '=', 't.id').on('k.user_id', '=', userId))
     .leftJoinLateral(
@@ -126,7 +138,6 @@ export function titleFiguresNow(em: EntityManager, userId: string, titleIds: rea
       furthest.season.as('last_season'),
       furthest.episode.as('last_episode'),
     ])
-    .where((eb) => eb('t.id', '=', eb.fn.any(eb.val([...titleIds]))))
-    .execute();
+    .where((eb) => eb('t.id', '=', eb.fn.any(eb.val(titleIds))));
 }
 

@@ -7,6 +7,8 @@
 // rows are removed after this statement by the callers that take from them, since a statement does not
 // see its own writes.
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
 import { recordset } from '../db/recordset.ts';
 import type { DayRow } from './days-repository.ts';
@@ -50,12 +52,41 @@ const isEmpty = (w: FigureWrites) =>
 
 export async function writeFigures(tx: EntityManager, userId: string, w: FigureWrites): Promise<void> {
   if (isEmpty(w)) return;
-  await writeFiguresQuery(tx, userId, w).execute();
+  const totals = TOTAL_FIELDS.some((f) => w.totals[f]) ? [Object.fromEntries(TOTAL_FIELDS.map((f) => [f, w.totals[f] ?? 0]))] : [];
+  await db(tx).executeQuery(
+    writeOnce({
+      userId,
+      days: JSON.stringify(w.days),
+      emptyDays: w.emptyDays,
+      genres: JSON.stringify(w.genres),
+      yearTitles: JSON.stringify(w.yearTitles),
+      titles: JSON.stringify(w.titles),
+      untitled: w.untitled,
+      totals: JSON.stringify(totals),
+    }),
+  );
 }
 
-function writeFiguresQuery(tx: EntityManager, userId: string, w: FigureWrites) {
-  const totals = TOTAL_FIELDS.some((f) => w.totals[f]) ? [Object.fromEntries(TOTAL_FIELDS.map((f) => [f, w.totals[f] ?? 0]))] : [];
-  return db(tx)
+/** Every part as its JSON text (or, for the removals, an array): one shape, so one text (compiled-once.ts). */
+type WriteParts = { userId: string; days: string; emptyDays: string[]; genres: string; yearTitles: string; titles: string; untitled: string[]; totals: string };
+
+const writeOnce = compiledOnce(
+  (p: WriteParts) => writeFiguresQuery(p),
+  (p, value) => ({
+    userId: value(p.userId),
+    days: value(p.days),
+    emptyDays: value(p.emptyDays),
+    genres: value(p.genres),
+    yearTitles: value(p.yearTitles),
+    titles: value(p.titles),
+    untitled: value(p.untitled),
+    totals: value(p.totals),
+  }),
+);
+
+function writeFiguresQuery(w: WriteParts) {
+  const { userId, totals } = w;
+  return offline
     .with('days', (k) =>
       k
         .insertInto('user_day_figures')

@@ -101,8 +101,9 @@ export function historyRowsByIds(em: EntityManager, userId: string, ids: string[
 export const userHistoryLock = (userId: string) => `watch_history:${userId}`;
 
 /** The JSON array `rows` (one parameter, whatever their number) as the table `j`, one row per element. */
-function jsonElements<R>(k: QueryCreator<Tables>, rows: R[]) {
-  return k.selectFrom((eb) => eb.fn<{ value: R }>('jsonb_array_elements', [jsonb(rows)]).as('j'));
+/** As jsonElements, from the array's JSON text (a statement compiled once sends the text as its parameter). */
+function jsonTextElements<R>(k: QueryCreator<Tables>, json: string) {
+  return k.selectFrom((eb) => eb.fn<{ value: R }>('jsonb_array_elements', [eb.cast<R[]>(eb.val(json), 'jsonb')]).as('j'));
 }
 
 export type ProbeInput = { idx: number; title_id: string; episode_id: string | null; watched_at: string };
@@ -112,7 +113,11 @@ export type ProbeInput = { idx: number; title_id: string; episode_id: string | n
  * and what its history item shows of the title and episode.
  */
 export function probeWatchesQuery(k: Kysely<Tables>, userId: string, probe: ProbeInput[], windowSeconds: number) {
-  const watches = jsonElements(k, probe).select((eb) => {
+  return probeQuery(k, userId, JSON.stringify(probe), windowSeconds);
+}
+
+function probeQuery(k: Kysely<Tables>, userId: string, probeJson: string, windowSeconds: number) {
+  const watches = jsonTextElements<ProbeInput>(k, probeJson).select((eb) => {
     const field = (key: keyof ProbeInput) => eb.ref('j.value', '->>').key(key);
     return [
       eb.cast<number>(field('idx'), 'integer').as('idx'),
@@ -149,6 +154,16 @@ export function probeWatchesQuery(k: Kysely<Tables>, userId: string, probe: Prob
 
 export type ProbedWatch = Awaited<ReturnType<ReturnType<typeof probeWatchesQuery>['execute']>>[number];
 
+/** The probe, its text built once (compiled-once.ts): building and compiling it cost more than running it. */
+const probeOnce = compiledOnce(
+  (p: { userId: string; json: string; windowSeconds: number }) => probeQuery(offline, p.userId, p.json, p.windowSeconds),
+  (p, value) => ({ userId: value(p.userId), json: value(p.json), windowSeconds: value(p.windowSeconds) }),
+);
+
+export async function probeWatches(tx: EntityManager, userId: string, probe: ProbeInput[], windowSeconds: number): Promise<ProbedWatch[]> {
+  return (await db(tx).executeQuery(probeOnce({ userId, json: JSON.stringify(probe), windowSeconds }))).rows;
+}
+
 export type NewWatchRow = {
   title_id: string;
   episode_id: string | null;
@@ -169,11 +184,19 @@ export type NewWatchRow = {
  * that need none.
  */
 export function insertWatchesQuery(k: Kysely<Tables>, userId: string, rows: NewWatchRow[]) {
-  const numbered = rows.map((r, idx) => ({ idx, ...r }));
+  return insertQuery(k, userId, numberedJson(rows));
+}
+
+type NumberedWatchRow = NewWatchRow & { idx: number };
+/** The record's path that takes the new id (one array: a statement compiled once sends this very value). */
+const ID_PATH = ['id'];
+const numberedJson = (rows: NewWatchRow[]) => JSON.stringify(rows.map((r, idx): NumberedWatchRow => ({ idx, ...r })));
+
+function insertQuery(k: Kysely<Tables>, userId: string, rowsJson: string) {
   return k
     .with('r', (k) =>
-      jsonElements(k, numbered).select((eb) => {
-        const field = (key: keyof (typeof numbered)[number]) => eb.ref('j.value', '->>').key(key);
+      jsonTextElements<NumberedWatchRow>(k, rowsJson).select((eb) => {
+        const field = (key: keyof NumberedWatchRow) => eb.ref('j.value', '->>').key(key);
         return [
           eb.cast<number>(field('idx'), 'integer').as('idx'),
           eb.cast<string>(field('title_id'), 'bigint').as('title_id'),
@@ -219,7 +242,7 @@ export function insertWatchesQuery(k: Kysely<Tables>, userId: string, rows: NewW
               eb.cast(eb.val('history'), 'text').as('resource'),
               eb.cast('ins.id', 'text').as('resource_id'),
               eb.cast(eb.val('upsert'), 'text').as('op'),
-              eb.fn('jsonb_set', ['r.data', eb.val(['id']), eb.fn('to_jsonb', ['ins.id'])]).as('data'),
+              eb.fn('jsonb_set', ['r.data', eb.val(ID_PATH), eb.fn('to_jsonb', ['ins.id'])]).as('data'),
             ])
             .orderBy('ins.id'),
         ),
@@ -249,6 +272,16 @@ export function insertWatchesQuery(k: Kysely<Tables>, userId: string, rows: NewW
 }
 
 export type LoggedWatch = Awaited<ReturnType<ReturnType<typeof insertWatchesQuery>['execute']>>[number];
+
+/** The insert, its text built once (compiled-once.ts), as the probe's. */
+const insertOnce = compiledOnce(
+  (p: { userId: string; json: string }) => insertQuery(offline, p.userId, p.json),
+  (p, value) => ({ userId: value(p.userId), json: value(p.json) }),
+);
+
+export async function insertWatches(tx: EntityManager, userId: string, rows: NewWatchRow[]): Promise<LoggedWatch[]> {
+  return (await db(tx).executeQuery(insertOnce({ userId, json: numberedJson(rows) }))).rows;
+}
 
 // ---- editing entries
 

@@ -12,7 +12,7 @@ import { holdLocks } from '../db/advisory-lock.ts';
 import { titleStatesLock } from '../figures/lock.ts';
 import { applyWatchFigures } from '../figures/watches.ts';
 import { entryFields, type HistoryItem } from './history-items.ts';
-import { insertWatchesQuery, probeWatchesQuery, userHistoryLock, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
+import { insertWatches, probeWatches, userHistoryLock, type LoggedWatch, type NewWatchRow, type ProbedWatch } from './history-repository.ts';
 import { applyWatchTransitions } from './show-status.ts';
 
 export const DEDUP_WINDOW_MS = 60 * 60 * 1000;
@@ -81,7 +81,7 @@ const itemKey = (titleId: string, episodeId: string | null) => `${titleId}/${epi
 export async function logWatches(tx: EntityManager, userId: string, watches: WatchInput[], opts: { statusRules?: boolean } = {}): Promise<WatchResult[]> {
   if (watches.length === 0) return [];
   await lockUserHistory(tx, userId);
-  const probed = await probeWatchesQuery(db(tx), userId, probeOf(watches), DEDUP_WINDOW_MS / 1000).execute();
+  const probed = await probeWatches(tx, userId, probeOf(watches), DEDUP_WINDOW_MS / 1000);
   const shown = new Map(probed.map((p) => [p.idx, p]));
   const results: (WatchResult | undefined)[] = new Array(watches.length);
   for (const p of probed) if (p.existing_id !== null) results[p.idx] = { status: 'skipped', id: String(p.existing_id) };
@@ -106,7 +106,7 @@ export async function logWatches(tx: EntityManager, userId: string, watches: Wat
 
   if (toInsert.length > 0) {
     const rows = toInsert.map((idx) => newWatchRow(watches[idx]!, shown.get(idx)));
-    const inserted = await insertWatchesQuery(db(tx), userId, rows).execute();
+    const inserted = await insertWatches(tx, userId, rows);
     changesWritten(tx);
     // Match returned rows to inputs by content (within one call, no two inserted watches share it).
     const byContent = new Map(inserted.map((r) => [`${itemKey(String(r.title_id), r.episode_id === null ? null : String(r.episode_id))}@${new Date(r.watched_at).getTime()}`, r]));
