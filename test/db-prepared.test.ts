@@ -1,6 +1,7 @@
 // Named statements (core/db/prepared.ts): the reads that opt in run as named statements in services
-// mode, survive a migration that changes what they return, and are never named in embedded mode or
-// when DATABASE_PREPARED_STATEMENTS is off.
+// mode and in the process that owns an embedded database, survive a migration that changes what they
+// return, and are never named by another process's client of the embedded socket or when
+// DATABASE_PREPARED_STATEMENTS is off.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
 import { statementName } from '../src/core/db/prepared.ts';
@@ -86,8 +87,36 @@ describe.runIf(servicesMode)('named statements (services mode)', () => {
 });
 
 describe.runIf(!servicesMode)('named statements (embedded mode)', () => {
-  it('sends opted-in statements unnamed: PGlite keeps one session for every connection', async () => {
+  const pool = () => db.orm.em.getConnection().getNativeClient();
+
+  it('runs an opted-in statement as a named statement on the owning process\'s connection', async () => {
     expect(await query(db.orm.em.fork(), prepared('select $1::int * 2 as doubled', [4]))).toEqual([{ doubled: 8 }]);
-    expect(await namedOnSession(db)).toEqual([]);
+    expect((await namedOnSession(db)).map((r) => r.statement)).toContain('select $1::int * 2 as doubled');
+  });
+
+  it('a new connection drops the names an earlier one parsed in PGlite\'s one session, and parses its own', async () => {
+    const text = 'select $1::int * 4 as quadrupled';
+    expect(await query(db.orm.em.fork(), prepared(text, [1]))).toEqual([{ quadrupled: 4 }]);
+    // The pool's one connection closed (an idle timeout, a broken socket): the session keeps its names.
+    const held = await (await pool()).connect();
+    held.release(true);
+    expect(await query(db.orm.em.fork(), prepared(text, [2]))).toEqual([{ quadrupled: 8 }]);
+    expect((await namedOnSession(db)).filter((r) => r.statement === text)).toHaveLength(1);
+  });
+
+  it('another process\'s client (the CLI, through the door) sends statements unnamed and leaves the owner\'s names', async () => {
+    const owner = 'select $1::int * 6 as owner_named';
+    expect(await query(db.orm.em.fork(), prepared(owner, [1]))).toEqual([{ owner_named: 6 }]);
+    const cli = await openDatabase({ databaseUrl: undefined, dataDir: target.dataDir, poolMax: 1 });
+    try {
+      expect(cli.embedded?.owner).toBe(false);
+      expect(await query(cli.orm.em.fork(), prepared('select $1::int * 7 as cli_unnamed', [1]))).toEqual([{ cli_unnamed: 7 }]);
+    } finally {
+      await cli.close();
+    }
+    const statements = (await namedOnSession(db)).map((r) => r.statement);
+    expect(statements).not.toContain('select $1::int * 7 as cli_unnamed');
+    expect(statements).toContain(owner);
+    expect(await query(db.orm.em.fork(), prepared(owner, [2]))).toEqual([{ owner_named: 12 }]);
   });
 });

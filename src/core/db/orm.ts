@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import pg from 'pg';
-import { NamedStatementClient } from './prepared.ts';
+import { forgetNames, NamedStatementClient } from './prepared.ts';
 import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
 import { reachDatabase } from './reach.ts';
@@ -71,8 +71,11 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
     : { clientUrl: opts.databaseUrl };
   const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log, onCannotWrite: opts.observer?.cannotWrite });
-  // Hot reads as named statements in services mode (prepared.ts); every failed statement reported to `writes`.
-  const Client = reportingErrors(!embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
+  // Hot reads as named statements (prepared.ts): in services mode, and in embedded mode by the process that
+  // owns the database, whose one connection drops the names of earlier ones as it opens. Every failed
+  // statement is reported to `writes`.
+  const named = (opts.preparedStatements ?? true) && (!embedded || embedded.owner);
+  const Client = reportingErrors(named ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
   try {
     const orm = await MikroORM.init({
       ...connection,
@@ -106,6 +109,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         ...(!embedded ? { options: SESSION_OPTIONS } : {}),
         // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
         ...(embedded && !embedded.owner ? { application_name: OWN_CLIENT } : {}),
+        // Embedded named statements: each new connection first drops the names an earlier one parsed
+        // (pg.Pool's onConnect hook, awaited before the connection is used).
+        ...(embedded && named ? { onConnect: forgetNames } : {}),
       },
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,

@@ -8,8 +8,13 @@
 // shapes: each distinct text is parsed once on each pooled connection and stays there. kysely sends a
 // statement as text and values; the pool is given its own client class (`pg.Pool`'s `Client` option,
 // passed through MikroORM's driverOptions), which sends an opted-in text under its name instead.
-// Embedded mode does not use it: PGlite's socket serves one session for every connection, so a name
-// parsed by a closed connection would still exist for the next ("already exists").
+// Embedded mode uses it too, in the process that owns the database: PGlite's socket serves one session
+// for every connection, so a name parsed by a closed connection would still exist for the next ("already
+// exists"); the owner's pool has one connection, and each new one first drops every name of the session
+// (forgetNames, as the pool's onConnect). Another process's connections (the CLI through the door) send
+// every statement unnamed and drop nothing. Without names, a title detail cost the embedded service 2.3x
+// a services-mode one in CPU; with them, 1.05-1.2x (docs/performance.md, 'Named statements in embedded
+// mode').
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
@@ -64,4 +69,12 @@ export class NamedStatementClient extends pg.Client {
     if (name === undefined) return Reflect.apply(super.query, this, args) as unknown;
     return (super.query as Query)({ name, text: config, values });
   }
+}
+
+/**
+ * Drops every named statement of the session (the pool's onConnect in embedded mode): the names an
+ * earlier connection of PGlite's one session parsed, so this connection parses its own.
+ */
+export async function forgetNames(client: pg.Client): Promise<void> {
+  await client.query('DEALLOCATE ALL');
 }
