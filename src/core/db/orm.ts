@@ -55,7 +55,7 @@ export type OpenDatabaseOptions = {
   /** The server owns the embedded database; the CLI may borrow a running server's socket. */
   requireOwnership?: boolean;
   poolMax?: number;
-  /** Named statements for the reads that opt in (prepared.ts); services mode only. Default true. */
+  /** Named statements for the reads that opt in (prepared.ts); services mode, and embedded mode's owning process. Default true. */
   preparedStatements?: boolean;
   /** Embedded mode: below this many free bytes on the data directory's filesystem, writes count as failing (write-health.ts). */
   minFreeBytes?: number;

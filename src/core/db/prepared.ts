@@ -59,7 +59,7 @@ export function renewStatement(text: string): void {
 
 type Query = (...args: unknown[]) => unknown;
 
-/** The pool's client in services mode: a text statementName knows (a hot read, `prepared(em, q)`) is sent as a named statement. */
+/** The pool's client (services mode, embedded mode's owner): a text statementName knows (a hot read, `prepared(em, q)`) is sent as a named statement. */
 export class NamedStatementClient extends pg.Client {
   // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form changed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
