@@ -87,7 +87,11 @@ const RESTART_PEAK =
   'would pay it under its first load), and the memory is returned when the compile ends: the settled figure is what a ' +
   'restarted, idle service holds. The phase that holds it is Turboshaft\'s loop unrolling or, with that off, its Wasm ' +
   'lowering (`--no-wasm-loop-unrolling`, `--no-turboshaft-loop-unrolling`, `--no-wasm-inlining`, `--no-wasm-opt` each left ' +
-  'it at 605-607 MB); only `--liftoff-only` avoids it, at the cost above.';
+  'it at 605-607 MB); only `--liftoff-only` avoids it, at the cost above. Nor can the compiled module be kept between ' +
+  'runs on Node 24: its compile cache (`NODE_COMPILE_CACHE`) holds ' +
+  'JavaScript and TypeScript modules only, and `v8.serialize` of PGlite\'s `WebAssembly.Module` gives 2 bytes, no code. ' +
+  '`--wasm-tier-up-filter` (tier up one function index only) is a V8 testing flag, and would keep every other hot function ' +
+  'on the baseline compiler, as `--liftoff-only` does.';
 
 export function startupSection(b: StartupBench): Section {
   const s = section('Start-up (embedded mode)', `Seconds from \`node src/main.ts\` until catalog search answers "spirited away" with the real title: on an empty DATA_DIR (the demo catalog import included), then restarted on that data. ${FIRST_START_PEAK} ${RESTART_PEAK}`, {

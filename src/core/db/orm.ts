@@ -7,7 +7,7 @@ import type { Logger } from '../log.ts';
 import { openEmbedded, type EmbeddedDatabase } from './embedded.ts';
 import { OWN_CLIENT } from './embedded-guard.ts';
 import pg from 'pg';
-import { NamedStatementClient } from './prepared.ts';
+import { forgetNames, NamedStatementClient } from './prepared.ts';
 import { reportingErrors, WriteHealth } from './write-health.ts';
 import { valueTypes } from './value-types.ts';
 import { reachDatabase } from './reach.ts';
@@ -55,7 +55,10 @@ export type OpenDatabaseOptions = {
   /** The server owns the embedded database; the CLI may borrow a running server's socket. */
   requireOwnership?: boolean;
   poolMax?: number;
-  /** Named statements for the reads that opt in (prepared.ts); services mode only. Default true. */
+  /**
+   * Named statements (prepared.ts). Services mode: default true. Embedded mode: only when true (the server
+   * and the CLI pass DATABASE_PREPARED_STATEMENTS), and only in the process that owns the database.
+   */
   preparedStatements?: boolean;
   /** Embedded mode: below this many free bytes on the data directory's filesystem, writes count as failing (write-health.ts). */
   minFreeBytes?: number;
@@ -71,8 +74,12 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
     : { clientUrl: opts.databaseUrl };
   const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log, onCannotWrite: opts.observer?.cannotWrite });
-  // Hot reads as named statements in services mode (prepared.ts); every failed statement reported to `writes`.
-  const Client = reportingErrors(!embedded && (opts.preparedStatements ?? true) ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
+  // Hot reads as named statements (prepared.ts): in services mode, and in embedded mode by the process that
+  // owns the database, whose one connection drops the names of earlier ones as it opens. Every failed
+  // statement is reported to `writes`.
+  // Embedded mode names only when asked (a short-lived opener would pay the drop and gain nothing).
+  const named = embedded ? opts.preparedStatements === true && embedded.owner : (opts.preparedStatements ?? true);
+  const Client = reportingErrors(named ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
   try {
     const orm = await MikroORM.init({
       ...connection,
@@ -106,6 +113,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
         ...(!embedded ? { options: SESSION_OPTIONS } : {}),
         // Through another process's embedded socket, this project's client is let in by name (embedded-guard.ts).
         ...(embedded && !embedded.owner ? { application_name: OWN_CLIENT } : {}),
+        // Embedded named statements: each new connection first drops the names an earlier one parsed
+        // (pg.Pool's onConnect hook, awaited before the connection is used).
+        ...(embedded && named ? { onConnect: forgetNames } : {}),
       },
       // The catalog and user data are read with explicit queries; no lazy loading surprises.
       forceUtcTimezone: true,

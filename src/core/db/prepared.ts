@@ -1,4 +1,4 @@
-// Named (server-side prepared) statements in services mode. PostgreSQL parses and plans an unnamed
+// Named (server-side prepared) statements. PostgreSQL parses and plans an unnamed
 // statement anew each time it runs; a named statement is parsed once per connection and its plan reused.
 // For the title detail planning cost as much as running it, and for the short statements of a write
 // (a lock, a probe, an upsert of a kept figure) parsing and planning were about half of PostgreSQL's CPU
@@ -11,8 +11,13 @@
 // stays there, so the number of names is capped. kysely sends a statement as text and values; the pool is
 // given its own client class (`pg.Pool`'s `Client` option, passed through MikroORM's driverOptions),
 // which sends a named text under its name instead.
-// Embedded mode does not use it: PGlite's socket serves one session for every connection, so a name
-// parsed by a closed connection would still exist for the next ("already exists").
+// Embedded mode uses it too when asked (the server and the CLI ask), in the process that owns the
+// database: PGlite's socket serves one session for every connection, so a name parsed by a closed
+// connection would still exist for the next ("already exists"); the owner's pool has one connection, and
+// each new one first drops every name of the session (forgetNames, as the pool's onConnect). Another
+// process's connections (the CLI through the door) send every statement unnamed and drop nothing.
+// Without names, a title detail cost the embedded service 2.3x a services-mode one in CPU; with them,
+// 1.05-1.2x (docs/performance.md, 'Named statements in embedded mode').
 import { createHash } from 'node:crypto';
 import pg from 'pg';
 
@@ -82,7 +87,7 @@ export function renewStatement(text: string): void {
 
 type Query = (...args: unknown[]) => unknown;
 
-/** The pool's client in services mode: a named text (an opted-in read, or an admitted data statement) is sent under its name. */
+/** The pool's client where statements are named: a named text (an opted-in read, or an admitted data statement) is sent under its name. */
 export class NamedStatementClient extends pg.Client {
   // pg's query() has many overloads; kysely calls it as (text, values) with no callback, the one form changed.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
@@ -99,4 +104,12 @@ export class NamedStatementClient extends pg.Client {
     });
     return sent;
   }
+}
+
+/**
+ * Drops every named statement of the session (the pool's onConnect in embedded mode): the names an
+ * earlier connection of PGlite's one session parsed, so this connection parses its own.
+ */
+export async function forgetNames(client: pg.Client): Promise<void> {
+  await client.query('DEALLOCATE ALL');
 }

@@ -8,8 +8,8 @@ import { db } from './query-builder.ts';
 import { isStalePlan, renewStatement, statementName } from './prepared.ts';
 
 /**
- * A statement and its parameters. `prepare`: run it as a named statement in services mode (prepared.ts);
- * only for texts built from a small, fixed set of templates.
+ * A statement and its parameters. `prepare`: run it as a named statement where the pool names them
+ * (prepared.ts); only for texts built from a small, fixed set of templates.
  */
 export type Sql = { text: string; params: unknown[]; prepare?: boolean };
 
@@ -32,7 +32,7 @@ async function run<T>(em: EntityManager, sql: Sql): Promise<T[]> {
 }
 
 /**
- * Runs a typed query (built with `db(em)`) as a hot read: a named statement in services mode
+ * Runs a typed query (built with `db(em)`) as a hot read: a named statement where the pool names them
  * (prepared.ts). For the hottest reads only, whose text is one of a few fixed shapes; given compiled
  * when it was compiled once per shape (compiled-once.ts).
  */
