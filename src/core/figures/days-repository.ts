@@ -1,17 +1,23 @@
 // The statements of the per-day figures and the streak runs (days.ts).
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { QueryCreator } from 'kysely';
 import { db } from '../db/query-builder.ts';
+import type { Tables } from '../schema/index.ts';
 
 export type DayRow = { day: string; watches: number; movies: number; episodes: number; minutes: number; ratings: number };
 
 /** The user's day rows among these days. */
 export function dayRows(em: EntityManager, userId: string, days: readonly string[]): Promise<DayRow[]> {
-  return db(em)
+  return dayRowsQuery(db(em), userId, days).execute();
+}
+
+/** dayRows' statement (another statement may embed it). */
+export function dayRowsQuery(k: QueryCreator<Tables>, userId: string, days: readonly string[]) {
+  return k
     .selectFrom('user_day_figures')
     .select(['day', 'watches', 'movies', 'episodes', 'minutes', 'ratings'])
     .where('user_id', '=', userId)
-    .where((eb) => eb('day', '=', eb.fn.any(eb.val([...days]))))
-    .execute();
+    .where((eb) => eb('day', '=', eb.fn.any(eb.val(days))));
 }
 
 /** The user's day rows in [from, to], oldest first. */

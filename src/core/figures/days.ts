@@ -28,6 +28,8 @@ export const weekOf = (day: string) => {
   return dayOf(ms - ((new Date(ms).getUTCDay() + 6) % 7) * DAY_MS);
 };
 const weekDays = (monday: string) => Array.from({ length: 7 }, (_, i) => dayOf(dayMs(monday) + i * DAY_MS));
+/** Every day of the ISO weeks of these days: the day rows a change of them reads. */
+export const daysOfWeeks = (days: Iterable<string>) => [...new Set([...days].map(weekOf))].flatMap(weekDays);
 
 /** What the days of a week add up to for the weekly challenges (a day with an entry is an active day). */
 export function weekActivity(days: readonly DayFigures[]): WeekActivity {
@@ -72,10 +74,11 @@ export const noScore = (): WeekScore => ({ challenges: 0, xp: 0, watch_challenge
 
 /**
  * Adds the deltas to the user's days into `writes` (writeFigures writes them), with the weekly totals'
- * change. Reads the days of the weeks touched (one statement). Returns the days turned on or off, whose
+ * change. Reads the days of the weeks touched (one statement), unless the caller read them with its own
+ * (`read`: the user's rows among daysOfWeeks of the deltas' days). Returns the days turned on or off, whose
  * streak runs the caller rebuilds once the days are written (rebuildRunsAround).
  */
-export async function planDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[], writes: FigureWrites): Promise<string[]> {
+export async function planDayDeltas(tx: EntityManager, userId: string, deltas: readonly DayDelta[], writes: FigureWrites, read?: readonly DayRow[]): Promise<string[]> {
   const touched = new Map<string, DayFigures>();
   for (const d of deltas) {
     const sum = touched.get(d.day) ?? { ...ZERO };
@@ -87,7 +90,7 @@ export async function planDayDeltas(tx: EntityManager, userId: string, deltas: r
   await lockTitleStates(tx, userId);
 
   const weeks = [...new Set([...touched.keys()].map(weekOf))];
-  const before = new Map<string, DayFigures>((await dayRows(tx, userId, weeks.flatMap(weekDays))).map((r: DayRow) => [r.day, r]));
+  const before = new Map<string, DayFigures>((read ?? (await dayRows(tx, userId, daysOfWeeks(touched.keys())))).map((r: DayRow) => [r.day, r]));
   const after = new Map(before);
   const flipped: string[] = [];
   for (const [day, d] of touched) {

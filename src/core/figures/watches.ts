@@ -3,14 +3,14 @@
 // writer of watch_history (logging, edits, deletes), called in the writer's transaction after the rows
 // are written, with the rows added (+1) and removed (-1); an edit of the time is one of each.
 //
-// Statements: what each change counts as, the days of the weeks it touches, the titles recounted (three
+// Statements: what each change counts as with the days of the weeks it touches, the titles recounted (two
 // reads), then one write of every figure (write-repository.ts); and, only when the change takes away
 // (a delete, an edit), the removal of counts it left at 0, and, only when a day gains its first entry or
 // loses its last, the streak runs around it.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { planDayDeltas, rebuildRunsAround, utcDayOf, type DayDelta } from './days.ts';
+import { daysOfWeeks, planDayDeltas, rebuildRunsAround, utcDayOf, type DayDelta } from './days.ts';
 import { lockTitleStates } from './lock.ts';
-import { removeEmptyMonthGenres, watchFacts } from './watches-repository.ts';
+import { removeEmptyMonthGenres, watchFactsAndDays } from './watches-repository.ts';
 import { planTitleFigures } from './titles.ts';
 import { noFigureWrites, writeFigures, type MonthGenreDelta } from './write-repository.ts';
 import { removeEmptyYearTitles, type YearTitleDelta } from './year-titles-repository.ts';
@@ -20,7 +20,7 @@ export type WatchRowChange = { titleId: string; episodeId: string | null; watche
 export async function applyWatchFigures(tx: EntityManager, userId: string, changes: readonly WatchRowChange[]): Promise<void> {
   if (changes.length === 0) return;
   await lockTitleStates(tx, userId);
-  const facts = await watchFacts(tx, changes);
+  const { facts, days: read } = await watchFactsAndDays(tx, userId, changes, daysOfWeeks(changes.map((c) => utcDayOf(c.watchedAt))));
   const days: DayDelta[] = [];
   const genres = new Map<string, MonthGenreDelta>();
   const yearTitles = new Map<string, YearTitleDelta>();
@@ -42,7 +42,7 @@ export async function applyWatchFigures(tx: EntityManager, userId: string, chang
     yearTitles.set(`${year}/${c.titleId}`, yt);
   }
   const writes = noFigureWrites();
-  const flipped = await planDayDeltas(tx, userId, days, writes);
+  const flipped = await planDayDeltas(tx, userId, days, writes, read);
   writes.genres = [...genres.values()].filter((g) => g.watches !== 0);
   writes.yearTitles = [...yearTitles.values()].filter((y) => y.watches !== 0 || y.minutes !== 0);
   await planTitleFigures(tx, userId, [...new Set(changes.map((c) => c.titleId))], writes);

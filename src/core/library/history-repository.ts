@@ -5,7 +5,6 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, type Kysely, type QueryCreator } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
-import { jsonb } from '../db/json.ts';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 

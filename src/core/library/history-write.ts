@@ -7,7 +7,6 @@
 // concurrent calls cannot both insert the same watch.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { changesWritten } from '../changes/written.ts';
-import { db } from '../db/query-builder.ts';
 import { holdLocks } from '../db/advisory-lock.ts';
 import { titleStatesLock } from '../figures/lock.ts';
 import { applyWatchFigures } from '../figures/watches.ts';
