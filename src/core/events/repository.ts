@@ -61,12 +61,16 @@ export async function latestStreamEventId(em: EntityManager, userId: string): Pr
   return row?.id == null ? null : String(row.id);
 }
 
-/** Appends the user's events in the order given (ids ascending); returns them. */
+/**
+ * Appends the user's events in the order given (ids ascending); returns them, each with the id of the
+ * user's newest event before this append (`before_id`, null when there was none): one statement.
+ */
 export function insertStreamEvents(tx: EntityManager, userId: string, events: { name: string; data: Record<string, unknown> }[]) {
   return db(tx)
+    .with('before', (k) => k.selectFrom('stream_event').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId))
     .insertInto('stream_event')
     .values(events.map((e) => ({ user_id: userId, name: e.name, data: jsonb(e.data) })))
-    .returning(['id', 'user_id', 'name', 'data'])
+    .returning((eb) => ['id', 'user_id', 'name', 'data', eb.selectFrom('before').select('before.id').as('before_id')])
     .execute();
 }
 

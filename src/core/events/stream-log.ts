@@ -45,8 +45,8 @@ export function appendOnCommit(tx: EntityManager, userId: string, key: string, m
 /** Appends under the user's log lock (held by the caller). */
 async function appendLocked(tx: EntityManager, userId: string, events: NewStreamEvent[]): Promise<StreamEvent[]> {
   if (events.length === 0) return [];
-  let prev = await latestStreamEventId(tx, userId);
   const rows = (await insertStreamEvents(tx, userId, events)).sort((a, b) => Number(a.id) - Number(b.id));
+  let prev = rows[0]?.before_id == null ? null : String(rows[0].before_id);
   return rows.map((r) => {
     const e = toEvent(r, prev);
     prev = e.id;
