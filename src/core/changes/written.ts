@@ -6,10 +6,13 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { whenCommitted } from '../db/transaction.ts';
 
 const listeners = new Set<() => void>();
+/** Transactions already to nudge on commit: several writes of changes in one transaction are one nudge. */
+const pending = new WeakSet<EntityManager>();
 
 /** Called by every writer of change_log rows, with the EntityManager that wrote them. */
 export function changesWritten(em: EntityManager): void {
-  if (listeners.size === 0) return;
+  if (listeners.size === 0 || pending.has(em)) return;
+  if (em.isInTransaction()) pending.add(em);
   whenCommitted(em, () => {
     for (const listener of listeners) listener();
   });

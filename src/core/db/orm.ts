@@ -74,10 +74,9 @@ export async function openDatabase(opts: OpenDatabaseOptions): Promise<Database>
     ? { host: embedded.socketDir, port: embedded.port, user: 'postgres', dbName: 'postgres' }
     : { clientUrl: opts.databaseUrl };
   const writes = new WriteHealth({ dataDir: embedded ? opts.dataDir : undefined, minFreeBytes: opts.minFreeBytes ?? 0, log: opts.log, onCannotWrite: opts.observer?.cannotWrite });
-  // Hot reads as named statements (prepared.ts): in services mode, and in embedded mode by the process that
-  // owns the database, whose one connection drops the names of earlier ones as it opens. Every failed
-  // statement is reported to `writes`.
-  // Embedded mode names only when asked (a short-lived opener would pay the drop and gain nothing).
+  // Named statements (prepared.ts): in services mode unless turned off; in embedded mode only when asked
+  // (the server and the CLI ask) and only by the process that owns the database, whose one connection
+  // drops the names of earlier ones as it opens. Every failed statement is reported to `writes`.
   const named = embedded ? opts.preparedStatements === true && embedded.owner : (opts.preparedStatements ?? true);
   const Client = reportingErrors(named ? NamedStatementClient : pg.Client, (err) => writes.noteError(err));
   try {
