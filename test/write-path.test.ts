@@ -7,6 +7,7 @@ import { createUser } from '../src/core/accounts/service.ts';
 import { recordChanges } from '../src/core/changes/record.ts';
 import { onChangesCommitted } from '../src/core/changes/written.ts';
 import { holdLocks } from '../src/core/db/advisory-lock.ts';
+import { admissionHasRoom } from '../src/core/db/prepared.ts';
 import { migrate, openDatabase, type Database } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { transaction } from '../src/core/db/transaction.ts';
@@ -115,12 +116,15 @@ describe.runIf(servicesMode)('data statements named once they recur (services mo
     await one?.close();
   });
 
-  it('sends a data statement unnamed twice and named from the third time, with its own values each time', async () => {
+  // The caps are the process's: files run before this one in the same worker may have filled them, and
+  // then a recurring text stays unnamed (the cap's rule) instead.
+  it('sends a data statement unnamed twice and named from the third time (unnamed when the caps are full), with its own values each time', async () => {
+    const room = admissionHasRoom();
     const text = 'select $1::int * 7 as sevenfold';
     for (const n of [1, 2]) expect(await query(one.orm.em.fork(), { text, params: [n] })).toEqual([{ sevenfold: n * 7 }]);
     expect((await namedOnSession(one)).map((r) => r.statement)).not.toContain(text);
     for (const n of [3, 4]) expect(await query(one.orm.em.fork(), { text, params: [n] })).toEqual([{ sevenfold: n * 7 }]);
-    expect((await namedOnSession(one)).filter((r) => r.statement === text)).toHaveLength(1);
+    expect((await namedOnSession(one)).filter((r) => r.statement === text)).toHaveLength(room ? 1 : 0);
   });
 
   it('never names what is not a data statement', async () => {
@@ -132,11 +136,14 @@ describe.runIf(servicesMode)('data statements named once they recur (services mo
     const e = one.orm.em.fork();
     await query(e, { text: 'create table admitted_probe (a int)', params: [] });
     await query(e, { text: 'insert into admitted_probe values (1)', params: [] });
+    const room = admissionHasRoom();
     const read = { text: 'select * from admitted_probe where a = $1', params: [1] };
     for (let i = 0; i < 3; i++) expect(await query(e, read)).toEqual([{ a: 1 }]);
-    expect((await namedOnSession(one)).map((r) => r.statement)).toContain(read.text);
     await query(e, { text: `alter table admitted_probe add column b text default 'x'`, params: [] });
-    await expect(query(e, read)).rejects.toMatchObject({ code: '0A000' });
+    if (room) {
+      expect((await namedOnSession(one)).map((r) => r.statement)).toContain(read.text);
+      await expect(query(e, read)).rejects.toMatchObject({ code: '0A000' });
+    }
     expect(await query(e, read)).toEqual([{ a: 1, b: 'x' }]);
   });
 });

@@ -65,6 +65,11 @@ export function isStalePlan(err: unknown): boolean {
   return (err as { code?: string }).code === '0A000' && /cached plan must not change result type/.test(String((err as Error).message));
 }
 
+/** Whether another recurring text can still be named (both caps have room); the process's state, for tests. */
+export function admissionHasRoom(): boolean {
+  return admitted < MAX_ADMITTED && names.size < MAX_NAMED;
+}
+
 /** The name a data statement's text is sent under once it recurs (undefined until then, or past the cap). */
 function admittedName(text: string): string | undefined {
   if (admitted >= MAX_ADMITTED || !DATA_STATEMENT.test(text)) return undefined;
