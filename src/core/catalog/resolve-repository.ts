@@ -6,6 +6,8 @@ import type { Kysely } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { recordset } from '../db/recordset.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 
 type TitleType = 'movie' | 'show';
 type ByIdRef = { idx: number; type: TitleType; movie_db_id: number };
@@ -32,7 +34,13 @@ export function resolveByMovieDbIdQuery(k: Kysely<Tables>, json: string) {
     .select((eb) => eb.fn.coalesce('t.runtime_minutes', 't.episode_run_time_minutes').as('runtime_minutes'));
 }
 
-export const resolveByMovieDbId = (em: EntityManager, refs: ByIdRef[]) => resolveByMovieDbIdQuery(db(em), JSON.stringify(refs)).execute();
+/** Compiled once (compiled-once.ts): every write that names a title by its movie database id runs it first. */
+const byMovieDbIdOnce = compiledOnce(
+  (json: string) => resolveByMovieDbIdQuery(offline, json),
+  (json, value) => value(json),
+);
+
+export const resolveByMovieDbId = async (em: EntityManager, refs: ByIdRef[]) => (await db(em).executeQuery(byMovieDbIdOnce(JSON.stringify(refs)))).rows;
 
 /**
  * Each ref's title by the first of movie_db_id, tv_db_id, film_db_id, anime_db_id, title + year, then the

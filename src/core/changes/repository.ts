@@ -4,23 +4,20 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder, sql } from 'kysely';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
-import { jsonb } from '../db/json.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { changesWritten } from './written.ts';
 
 /** One change record as it travels to the insert (a JSON array element). */
 export type ChangeRecord = { resource: string; resource_id: string; op: 'upsert' | 'delete'; data: Record<string, unknown> | null };
 
-/**
- * Inserts the user's change records in one statement, whatever their number: the records travel as one
- * JSON array parameter (no limit on the number of bound parameters), inserted in array order.
- */
-export async function insertChanges(tx: EntityManager, userId: string, records: ChangeRecord[]): Promise<void> {
-  await db(tx)
+function insertChangesQuery(userId: string, recordsJson: string) {
+  return offline
     .insertInto('change_log')
     .columns(['user_id', 'resource', 'resource_id', 'op', 'data'])
     .expression((eb) =>
       eb
-        .selectFrom(eb.fn<{ value: ChangeRecord }>('jsonb_array_elements', [jsonb(records)]).as('r'))
+        .selectFrom(eb.fn<{ value: ChangeRecord }>('jsonb_array_elements', [eb.cast(eb.val(recordsJson), 'jsonb')]).as('r'))
         .select((eb) => [
           eb.cast(eb.val(userId), 'uuid').as('user_id'),
           eb.ref('r.value', '->>').key('resource').as('resource'),
@@ -29,8 +26,21 @@ export async function insertChanges(tx: EntityManager, userId: string, records: 
           // A JSON null (a delete) is stored as SQL null.
           eb.fn('nullif', [eb.ref('r.value', '->').key('data'), eb.cast(eb.val('null'), 'jsonb')]).as('data'),
         ]),
-    )
-    .execute();
+    );
+}
+
+/** The insert compiled once (compiled-once.ts): nearly every write records changes. */
+const insertChangesOnce = compiledOnce(
+  (p: { userId: string; json: string }) => insertChangesQuery(p.userId, p.json),
+  (p, value) => ({ userId: value(p.userId), json: value(p.json) }),
+);
+
+/**
+ * Inserts the user's change records in one statement, whatever their number: the records travel as one
+ * JSON array parameter (no limit on the number of bound parameters), inserted in array order.
+ */
+export async function insertChanges(tx: EntityManager, userId: string, records: ChangeRecord[]): Promise<void> {
+  await db(tx).executeQuery(insertChangesOnce({ userId, json: JSON.stringify(records) }));
   changesWritten(tx);
 }
 
