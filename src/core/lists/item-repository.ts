@@ -3,6 +3,8 @@
 // dynamic list's filters.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { sql, type Kysely, type Selectable, type SelectQueryBuilder } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import type { DynamicFilters } from './schemas.ts';
@@ -35,8 +37,7 @@ export async function itemIdsOfTitles(em: EntityManager, listId: string, titleId
  * Recomputes item_count, the breakdown per category and the preview posters (list_preview_posters, the
  * migration's one definition of them) from the items themselves.
  */
-export async function refreshCounts(tx: EntityManager, listId: string): Promise<void> {
-  const k = db(tx);
+function refreshCountsQuery(k: Kysely<Tables>, listId: string) {
   const counts = k
     .selectFrom('list_item as li')
     .innerJoin('title as t', 't.id', 'li.title_id')
@@ -47,7 +48,7 @@ export async function refreshCounts(tx: EntityManager, listId: string): Promise<
       eb.cast<number>(eb.fn.countAll().filterWhere('t.category', '=', 'anime'), 'integer').as('anime'),
     ])
     .where('li.list_id', '=', listId);
-  await k
+  return k
     .updateTable('list as l')
     .from(counts.as('c'))
     .set((eb) => ({
@@ -58,8 +59,17 @@ export async function refreshCounts(tx: EntityManager, listId: string): Promise<
       preview_posters: eb.fn('list_preview_posters', ['l.id']),
       updated_at: eb.fn<Date>('now'),
     }))
-    .where('l.id', '=', listId)
-    .execute();
+    .where('l.id', '=', listId);
+}
+
+/** Run after every item write: its text built once (compiled-once.ts). */
+const refreshCountsOnce = compiledOnce(
+  (p: { listId: string }) => refreshCountsQuery(offline, p.listId),
+  (p, value) => ({ listId: value(p.listId) }),
+);
+
+export async function refreshCounts(tx: EntityManager, listId: string): Promise<void> {
+  await db(tx).executeQuery(refreshCountsOnce({ listId }));
 }
 
 /** Only the preview posters (the first items in list order), after a reorder. */
@@ -74,15 +84,24 @@ export async function refreshPreview(tx: EntityManager, listId: string): Promise
 // ---- writes
 
 /** How many of these titles the list holds already, and how many items it has. */
-export async function countItems(tx: EntityManager, listId: string, titleIds: readonly string[]): Promise<{ existing: number; total: number }> {
-  const row = await db(tx)
+function countItemsQuery(k: Kysely<Tables>, listId: string, titleIds: readonly string[]) {
+  return k
     .selectFrom('list_item')
     .select((eb) => [
       eb.cast<number>(eb.fn.countAll().filterWhere('title_id', '=', eb.fn.any(eb.val(titleIds))), 'integer').as('existing'),
       eb.cast<number>(eb.fn.countAll(), 'integer').as('total'),
     ])
-    .where('list_id', '=', listId)
-    .executeTakeFirst();
+    .where('list_id', '=', listId);
+}
+
+/** Run on every item add: its text built once (compiled-once.ts), the titles one array parameter. */
+const countItemsOnce = compiledOnce(
+  (p: { listId: string; titleIds: readonly string[] }) => countItemsQuery(offline, p.listId, p.titleIds),
+  (p, value) => ({ listId: value(p.listId), titleIds: value(p.titleIds) }),
+);
+
+export async function countItems(tx: EntityManager, listId: string, titleIds: readonly string[]): Promise<{ existing: number; total: number }> {
+  const row = (await db(tx).executeQuery(countItemsOnce({ listId, titleIds }))).rows[0];
   return row ?? { existing: 0, total: 0 };
 }
 
@@ -90,8 +109,8 @@ export async function countItems(tx: EntityManager, listId: string, titleIds: re
  * Appends the titles not yet in the list after its last position, in the given order: one row per title
  * given, in that order, with the item holding it and whether this inserted it.
  */
-export function appendTitles(tx: EntityManager, listId: string, titleIds: readonly string[], addedBy: string | null) {
-  return db(tx)
+function appendTitlesQuery(k: Kysely<Tables>, listId: string, titleIds: readonly string[], addedBy: string | null) {
+  return k
     .with('input', (qc) => qc.selectFrom(withOrdinality('r', titleIds)).select(['r.value as title_id', 'r.ord']))
     .with('base', (qc) =>
       qc
@@ -120,8 +139,17 @@ export function appendTitles(tx: EntityManager, listId: string, titleIds: readon
     .leftJoin('ins', 'ins.title_id', 'i.title_id')
     .leftJoin('list_item as x', (join) => join.on('x.list_id', '=', listId).onRef('x.title_id', '=', 'i.title_id'))
     .select((eb) => ['i.title_id', eb.fn.coalesce('ins.id', 'x.id').as('id'), eb('ins.id', 'is not', null).as('inserted')])
-    .orderBy('i.ord')
-    .execute();
+    .orderBy('i.ord');
+}
+
+/** Run on every item add: its text built once (compiled-once.ts), the titles one array parameter and a null adder a parameter too. */
+const appendTitlesOnce = compiledOnce(
+  (p: { listId: string; titleIds: readonly string[]; addedBy: string | null }) => appendTitlesQuery(offline, p.listId, p.titleIds, p.addedBy),
+  (p, value) => ({ listId: value(p.listId), titleIds: value(p.titleIds), addedBy: value(p.addedBy) }),
+);
+
+export async function appendTitles(tx: EntityManager, listId: string, titleIds: readonly string[], addedBy: string | null) {
+  return (await db(tx).executeQuery(appendTitlesOnce({ listId, titleIds, addedBy }))).rows;
 }
 
 /** Sets when items were added (an import keeps the times they had elsewhere). */
@@ -258,14 +286,23 @@ function itemColumns(k: Kysely<Tables>, viewerId: string | null, items: ListItem
 }
 
 /** These items of the list, as `viewerId` sees them, in list order. */
-export function selectItemsById(em: EntityManager, listId: string, itemIds: readonly string[], viewerId: string | null) {
-  const k = db(em);
+function itemsByIdQuery(k: Kysely<Tables>, listId: string, itemIds: readonly string[], viewerId: string | null) {
   const items = k
     .selectFrom('list_item')
     .selectAll()
     .where('list_id', '=', listId)
     .where((eb) => eb('id', '=', eb.fn.any(eb.val(itemIds))));
-  return itemColumns(k, viewerId, items).execute();
+  return itemColumns(k, viewerId, items);
+}
+
+/** Read on every item add (the answer and the change-feed records): its text built once per shape (compiled-once.ts); no viewer is the shape. */
+const itemsByIdOnce = compiledOnce(
+  (p: { listId: string; itemIds: readonly string[]; viewerId: string | null }) => itemsByIdQuery(offline, p.listId, p.itemIds, p.viewerId),
+  (p, value) => ({ listId: value(p.listId), itemIds: value(p.itemIds), viewerId: p.viewerId === null ? null : value(p.viewerId) }),
+);
+
+export async function selectItemsById(em: EntityManager, listId: string, itemIds: readonly string[], viewerId: string | null) {
+  return (await db(em).executeQuery(itemsByIdOnce({ listId, itemIds, viewerId }))).rows;
 }
 
 /** One page of the list's items after `after` (position, id): `limit + 1` rows (tells if more follow). */

@@ -3,17 +3,27 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Expression, Kysely } from 'kysely';
 import { offline } from '../db/compile.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 
 /** The users whose lists include this one: the owner and accepted collaborators. */
-export async function selectListAudience(tx: EntityManager, listId: string): Promise<string[]> {
-  const rows = await db(tx)
+function listAudienceQuery(k: Kysely<Tables>, listId: string) {
+  return k
     .selectFrom('list')
     .select('owner_id as user_id')
     .where('id', '=', listId)
-    .union(db(tx).selectFrom('list_member').select('user_id').where('list_id', '=', listId).where('accepted_at', 'is not', null))
-    .execute();
+    .union(k.selectFrom('list_member').select('user_id').where('list_id', '=', listId).where('accepted_at', 'is not', null));
+}
+
+/** Read on every list write (who gets its change-feed records): its text built once (compiled-once.ts). */
+const listAudienceOnce = compiledOnce(
+  (p: { listId: string }) => listAudienceQuery(offline, p.listId),
+  (p, value) => ({ listId: value(p.listId) }),
+);
+
+export async function selectListAudience(tx: EntityManager, listId: string): Promise<string[]> {
+  const { rows } = await db(tx).executeQuery(listAudienceOnce({ listId }));
   return rows.map((r) => r.user_id);
 }
 

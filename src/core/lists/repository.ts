@@ -9,15 +9,18 @@ import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
 import { jsonb, jsonbOrNull } from '../db/json.ts';
 import { offline } from '../db/compile.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
 
 // ---- access and locks
+
+type ListAccessInput = { listId: string; userId: string | null; lock: boolean };
 
 /**
  * The list with its owner's profile privacy and `userId`'s membership (null: none); with `lock`, the list
  * row is locked (`for update of l`).
  */
-export function selectListAccess(em: EntityManager, listId: string, userId: string | null, lock: boolean) {
-  const q = db(em)
+function listAccessQuery(k: Kysely<Tables>, { listId, userId, lock }: ListAccessInput) {
+  const q = k
     .selectFrom('list as l')
     .innerJoin('app_user as o', 'o.id', 'l.owner_id')
     .leftJoin('list_member as m', (join) => {
@@ -27,7 +30,17 @@ export function selectListAccess(em: EntityManager, listId: string, userId: stri
     })
     .select(['l.id', 'l.owner_id', 'o.profile_privacy as owner_privacy', 'l.kind', 'l.is_public', 'l.is_watchlist', 'm.invited_at', 'm.accepted_at'])
     .where('l.id', '=', listId);
-  return (lock ? q.forUpdate('l') : q).executeTakeFirst();
+  return lock ? q.forUpdate('l') : q;
+}
+
+/** Every list read and write starts here: its text built once per shape (compiled-once.ts); no user and the lock are the shape. */
+const listAccessOnce = compiledOnce(
+  (p: ListAccessInput) => listAccessQuery(offline, p),
+  (p, value) => ({ listId: value(p.listId), userId: p.userId === null ? null : value(p.userId), lock: p.lock }),
+);
+
+export async function selectListAccess(em: EntityManager, listId: string, userId: string | null, lock: boolean) {
+  return (await db(em).executeQuery(listAccessOnce({ listId, userId, lock }))).rows[0];
 }
 
 /** The list's id and visibility, its row locked. */
@@ -52,11 +65,20 @@ const LIST_COLUMNS = [
 ] as const;
 
 /** The rows of these lists, in no particular order. */
-export function selectListRows(em: EntityManager, ids: readonly string[]) {
-  return listsWithOwner(db(em))
+function listRowsQuery(k: Kysely<Tables>, ids: readonly string[]) {
+  return listsWithOwner(k)
     .select(LIST_COLUMNS)
-    .where((eb) => eb('l.id', '=', eb.fn.any(eb.val(ids))))
-    .execute();
+    .where((eb) => eb('l.id', '=', eb.fn.any(eb.val(ids))));
+}
+
+/** Read after every list write (its change-feed record): its text built once (compiled-once.ts), the ids one array parameter. */
+const listRowsOnce = compiledOnce(
+  (p: { ids: readonly string[] }) => listRowsQuery(offline, p.ids),
+  (p, value) => ({ ids: value(p.ids) }),
+);
+
+export async function selectListRows(em: EntityManager, ids: readonly string[]) {
+  return (await db(em).executeQuery(listRowsOnce({ ids }))).rows;
 }
 
 /**
