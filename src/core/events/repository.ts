@@ -1,9 +1,11 @@
 // The statements of the server-sent events: stream tickets and the replay log (stream_event).
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { holdLocks } from '../db/advisory-lock.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
+import { recordset } from '../db/recordset.ts';
 import { db } from '../db/query-builder.ts';
 import { nowShifted } from '../db/now.ts';
-import { jsonb } from '../db/json.ts';
 
 // ---- tickets
 
@@ -61,17 +63,37 @@ export async function latestStreamEventId(em: EntityManager, userId: string): Pr
   return row?.id == null ? null : String(row.id);
 }
 
+type NewEvent = { name: string; data: Record<string, unknown> };
+type NumberedEvent = NewEvent & { idx: number };
+
+/**
+ * The append of `eventsJson` (a JSON array of NumberedEvent): the events travel as one parameter, so the
+ * text is the same whatever their number, and are inserted in their order (idx), so ids ascend in it.
+ */
+function insertStreamEventsQuery({ userId, eventsJson }: { userId: string; eventsJson: string }) {
+  return offline
+    .with('before', (k) => k.selectFrom('stream_event').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId))
+    .insertInto('stream_event')
+    .columns(['user_id', 'name', 'data'])
+    .expression((eb) =>
+      eb
+        .selectFrom(recordset<NumberedEvent, 'r'>(eventsJson, 'r', 'idx integer, name text, data jsonb'))
+        .select((eb) => [eb.cast<string>(eb.val(userId), 'uuid').as('user_id'), 'r.name', 'r.data'])
+        .orderBy('r.idx'),
+    )
+    .returning((eb) => ['id', 'user_id', 'name', 'data', eb.selectFrom('before').select('before.id').as('before_id')]);
+}
+
+/** Run by every write that announces itself on the live stream: its text built once (compiled-once.ts). */
+const insertStreamEventsOnce = compiledOnce(insertStreamEventsQuery, (p, value) => ({ userId: value(p.userId), eventsJson: value(p.eventsJson) }));
+
 /**
  * Appends the user's events in the order given (ids ascending); returns them, each with the id of the
  * user's newest event before this append (`before_id`, null when there was none): one statement.
  */
-export function insertStreamEvents(tx: EntityManager, userId: string, events: { name: string; data: Record<string, unknown> }[]) {
-  return db(tx)
-    .with('before', (k) => k.selectFrom('stream_event').select((eb) => eb.fn.max('id').as('id')).where('user_id', '=', userId))
-    .insertInto('stream_event')
-    .values(events.map((e) => ({ user_id: userId, name: e.name, data: jsonb(e.data) })))
-    .returning((eb) => ['id', 'user_id', 'name', 'data', eb.selectFrom('before').select('before.id').as('before_id')])
-    .execute();
+export async function insertStreamEvents(tx: EntityManager, userId: string, events: NewEvent[]) {
+  const eventsJson = JSON.stringify(events.map((e, idx): NumberedEvent => ({ idx, name: e.name, data: e.data })));
+  return (await db(tx).executeQuery(insertStreamEventsOnce({ userId, eventsJson }))).rows;
 }
 
 /** The user's events after `afterId` younger than `windowSeconds`, oldest first, at most `max`. */

@@ -2,9 +2,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { expressionBuilder } from 'kysely';
 import { holdLocks } from '../db/advisory-lock.ts';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
 import type { Tables } from '../schema/index.ts';
-import { jsonb } from '../db/json.ts';
 import type { PlaybackResponse } from '../schema/playback.ts';
 import type { SessionState } from './state.ts';
 
@@ -21,13 +22,27 @@ export async function lockUserPlayback(tx: EntityManager, userId: string): Promi
   await holdLocks(tx, [`playback:${userId}`]);
 }
 
-export function selectSession(tx: EntityManager, userId: string, key: string) {
-  return db(tx)
+// The statements every playback event runs (receipt, session, Continue Watching entry) are compiled once
+// (compiled-once.ts): building and compiling them per event cost about as much CPU as running them.
+// Each builder below makes its statement against `offline`; the `...Once` beside it keeps its text.
+
+/** Every value of a key pair (user, session or event) travels as a parameter: one shape. */
+type UserKey = { userId: string; key: string };
+const userKeyValues = (p: UserKey, value: <T>(v: T) => T): UserKey => ({ userId: value(p.userId), key: value(p.key) });
+
+function selectSessionQuery({ userId, key }: UserKey) {
+  return offline
     .selectFrom('playback_session')
     .select((eb) => ['state', 'progress', 'last_event_at', eb('scrobbled_at', 'is not', null).$castTo<boolean>().as('scrobbled'), 'title_id', 'episode_id'])
     .where('user_id', '=', userId)
-    .where('session_key', '=', key)
-    .executeTakeFirst();
+    .where('session_key', '=', key);
+}
+
+/** Run by every playback event: its text built once. */
+const selectSessionOnce = compiledOnce(selectSessionQuery, userKeyValues);
+
+export async function selectSession(tx: EntityManager, userId: string, key: string) {
+  return (await db(tx).executeQuery(selectSessionOnce({ userId, key }))).rows[0];
 }
 
 export type SessionWrite = {
@@ -38,10 +53,13 @@ export type SessionWrite = {
   lastEventAt: number;
 };
 
-export async function upsertSession(tx: EntityManager, userId: string, key: string, s: SessionWrite): Promise<void> {
-  await db(tx)
+/** lastEventAt as the text of its bigint, made before the values become parameters. */
+type SessionUpsert = UserKey & { s: Omit<SessionWrite, 'lastEventAt'> & { lastEventAt: string } };
+
+function upsertSessionQuery({ userId, key, s }: SessionUpsert) {
+  return offline
     .insertInto('playback_session')
-    .values({ user_id: userId, session_key: key, title_id: s.titleId, episode_id: s.episodeId, state: s.state, progress: s.progress, last_event_at: String(s.lastEventAt) })
+    .values({ user_id: userId, session_key: key, title_id: s.titleId, episode_id: s.episodeId, state: s.state, progress: s.progress, last_event_at: s.lastEventAt })
     .onConflict((oc) =>
       oc.columns(['user_id', 'session_key']).doUpdateSet((eb) => ({
         title_id: eb.ref('excluded.title_id'),
@@ -51,26 +69,61 @@ export async function upsertSession(tx: EntityManager, userId: string, key: stri
         last_event_at: eb.ref('excluded.last_event_at'),
         updated_at: eb.fn<Date>('now'),
       })),
-    )
-    .execute();
+    );
 }
 
-export async function setScrobbled(tx: EntityManager, userId: string, key: string): Promise<void> {
-  await db(tx)
+/** Run by every playback event that applies: its text built once (nulls included, as parameters). */
+const upsertSessionOnce = compiledOnce(upsertSessionQuery, (p, value) => ({
+  ...userKeyValues(p, value),
+  s: { titleId: value(p.s.titleId), episodeId: value(p.s.episodeId), state: value(p.s.state), progress: value(p.s.progress), lastEventAt: value(p.s.lastEventAt) },
+}));
+
+export async function upsertSession(tx: EntityManager, userId: string, key: string, s: SessionWrite): Promise<void> {
+  const { titleId, episodeId, state, progress } = s;
+  await db(tx).executeQuery(upsertSessionOnce({ userId, key, s: { titleId, episodeId, state, progress, lastEventAt: String(s.lastEventAt) } }));
+}
+
+function setScrobbledQuery({ userId, key }: UserKey) {
+  return offline
     .updateTable('playback_session')
     .set((eb) => ({ scrobbled_at: eb.fn<Date>('now') }))
     .where('user_id', '=', userId)
-    .where('session_key', '=', key)
-    .execute();
+    .where('session_key', '=', key);
 }
 
+/** Run by every stop that logs a watch: its text built once. */
+const setScrobbledOnce = compiledOnce(setScrobbledQuery, userKeyValues);
+
+export async function setScrobbled(tx: EntityManager, userId: string, key: string): Promise<void> {
+  await db(tx).executeQuery(setScrobbledOnce({ userId, key }));
+}
+
+function selectReceiptQuery({ userId, key }: UserKey) {
+  return offline.selectFrom('playback_event_receipt').select('response').where('user_id', '=', userId).where('event_id', '=', key);
+}
+
+/** Run by every playback event: its text built once. */
+const selectReceiptOnce = compiledOnce(selectReceiptQuery, userKeyValues);
+
 export async function selectReceipt(tx: EntityManager, userId: string, eventId: string): Promise<PlaybackResponse | null> {
-  const row = await db(tx).selectFrom('playback_event_receipt').select('response').where('user_id', '=', userId).where('event_id', '=', eventId).executeTakeFirst();
+  const row = (await db(tx).executeQuery(selectReceiptOnce({ userId, key: eventId }))).rows[0];
   return row?.response ?? null;
 }
 
+/** The response as its JSON text (what jsonb() in json.ts sends), so the text is a parameter like the rest. */
+type ReceiptWrite = UserKey & { responseJson: string };
+
+function insertReceiptQuery({ userId, key, responseJson }: ReceiptWrite) {
+  return offline
+    .insertInto('playback_event_receipt')
+    .values((eb) => ({ user_id: userId, event_id: key, response: eb.cast<PlaybackResponse>(eb.val(responseJson), 'jsonb') }));
+}
+
+/** Run by every playback event: its text built once. */
+const insertReceiptOnce = compiledOnce(insertReceiptQuery, (p, value) => ({ ...userKeyValues(p, value), responseJson: value(p.responseJson) }));
+
 export async function insertReceipt(tx: EntityManager, userId: string, eventId: string, response: PlaybackResponse): Promise<void> {
-  await db(tx).insertInto('playback_event_receipt').values({ user_id: userId, event_id: eventId, response: jsonb(response) }).execute();
+  await db(tx).executeQuery(insertReceiptOnce({ userId, key: eventId, responseJson: JSON.stringify(response) }));
 }
 
 /** Deletes sessions and receipts older than their TTLs, in one statement; returns how many rows went. */
@@ -97,17 +150,34 @@ const ITEM_COLUMNS = [
   'e.name as episode_title', 'c.progress', 'c.position_seconds', 'c.duration_seconds', 'c.session_key', 'c.updated_at',
 ] as const;
 
-export function selectHeldEntry(tx: EntityManager, userId: string, titleId: string) {
-  return db(tx)
+type UserTitle = { userId: string; titleId: string };
+
+function selectHeldEntryQuery({ userId, titleId }: UserTitle) {
+  return offline
     .selectFrom('continue_watching')
     .select((eb) => ['id', eb('removed_at', 'is not', null).$castTo<boolean>().as('removed'), 'last_event_at', 'episode_id', 'progress', 'position_seconds', 'duration_seconds', 'session_key'])
     .where('user_id', '=', userId)
-    .where('title_id', '=', titleId)
-    .executeTakeFirst();
+    .where('title_id', '=', titleId);
 }
 
+/** Run by every event that moves progress: its text built once. */
+const selectHeldEntryOnce = compiledOnce(selectHeldEntryQuery, (p, value) => ({ userId: value(p.userId), titleId: value(p.titleId) }));
+
+export async function selectHeldEntry(tx: EntityManager, userId: string, titleId: string) {
+  return (await db(tx).executeQuery(selectHeldEntryOnce({ userId, titleId }))).rows[0];
+}
+
+type Touch = { id: string; eventAt: string };
+
+function touchEntryQuery({ id, eventAt }: Touch) {
+  return offline.updateTable('continue_watching').set({ last_event_at: eventAt }).where('id', '=', id);
+}
+
+/** Run by every progress event that changes nothing but the time: its text built once. */
+const touchEntryOnce = compiledOnce(touchEntryQuery, (p, value) => ({ id: value(p.id), eventAt: value(p.eventAt) }));
+
 export async function touchEntry(tx: EntityManager, id: string, eventAt: number): Promise<void> {
-  await db(tx).updateTable('continue_watching').set({ last_event_at: String(eventAt) }).where('id', '=', id).execute();
+  await db(tx).executeQuery(touchEntryOnce({ id, eventAt: String(eventAt) }));
 }
 
 export type EntryWrite = {
@@ -125,15 +195,17 @@ export type EntryWrite = {
   updatedAt?: Date | undefined;
 };
 
-/** Creates or moves the user's entry of the title (listed again); returns it as listed. */
-export function upsertEntry(tx: EntityManager, userId: string, u: EntryWrite) {
-  return db(tx)
+/** eventAt as the text of its bigint, made before the values become parameters. */
+type EntryUpsert = { userId: string; u: Omit<EntryWrite, 'eventAt'> & { eventAt: string } };
+
+function upsertEntryQuery({ userId, u }: EntryUpsert) {
+  return offline
     .with('written', (qc) =>
       qc
         .insertInto('continue_watching')
         .values({
           user_id: userId, title_id: u.titleId, episode_id: u.episodeId, season_number: u.season, episode_number: u.episode, progress: u.progress,
-          position_seconds: u.positionSeconds, duration_seconds: u.durationSeconds, session_key: u.sessionKey, last_event_at: String(u.eventAt), client_id: u.clientId,
+          position_seconds: u.positionSeconds, duration_seconds: u.durationSeconds, session_key: u.sessionKey, last_event_at: u.eventAt, client_id: u.clientId,
           ...(u.updatedAt ? { updated_at: u.updatedAt } : {}),
         })
         .onConflict((oc) =>
@@ -157,21 +229,52 @@ export function upsertEntry(tx: EntityManager, userId: string, u: EntryWrite) {
     .innerJoin('title as t', 't.id', 'c.title_id')
     .leftJoin('episode as e', 'e.id', 'c.episode_id')
     .select(ITEM_COLUMNS)
-    .select((eb) => eb.cast<string>('c.updated_at', 'text').as('updated_key'))
-    .executeTakeFirstOrThrow();
+    .select((eb) => eb.cast<string>('c.updated_at', 'text').as('updated_key'));
 }
 
-/** Removes the title's listed entry if it is a movie's, holds one of `episodeIds`, or this session; returns its id. */
-export async function removeEntryWatched(tx: EntityManager, userId: string, titleId: string, episodeIds: string[], sessionKey: string, eventAt: number) {
-  const row = await db(tx)
+/**
+ * Run by every event that moves progress: its text built once per shape (with or without a given
+ * updated_at, which adds a column).
+ */
+const upsertEntryOnce = compiledOnce(upsertEntryQuery, ({ userId, u }, value) => ({
+  userId: value(userId),
+  u: {
+    titleId: value(u.titleId), episodeId: value(u.episodeId), season: value(u.season), episode: value(u.episode), progress: value(u.progress),
+    positionSeconds: value(u.positionSeconds), durationSeconds: value(u.durationSeconds), sessionKey: value(u.sessionKey), eventAt: value(u.eventAt),
+    clientId: value(u.clientId), updatedAt: u.updatedAt && value(u.updatedAt),
+  },
+}));
+
+/** Creates or moves the user's entry of the title (listed again); returns it as listed. */
+export async function upsertEntry(tx: EntityManager, userId: string, u: EntryWrite) {
+  const row = (await db(tx).executeQuery(upsertEntryOnce({ userId, u: { ...u, eventAt: String(u.eventAt) } }))).rows[0];
+  // An upsert always returns its row; as executeTakeFirstOrThrow did, its absence is an error.
+  if (!row) throw new Error('upsertEntry: the upsert returned no row');
+  return row;
+}
+
+/** The episode ids travel as one array parameter, so their number does not change the text. */
+type WatchedRemoval = { userId: string; titleId: string; episodeIds: string[]; sessionKey: string; eventAt: string };
+
+function removeEntryWatchedQuery({ userId, titleId, episodeIds, sessionKey, eventAt }: WatchedRemoval) {
+  return offline
     .updateTable('continue_watching')
-    .set((eb) => ({ removed_at: eb.fn<Date>('now'), last_event_at: eb.fn<string>('greatest', ['last_event_at', eb.val(String(eventAt))]) }))
+    .set((eb) => ({ removed_at: eb.fn<Date>('now'), last_event_at: eb.fn<string>('greatest', ['last_event_at', eb.val(eventAt)]) }))
     .where('user_id', '=', userId)
     .where('title_id', '=', titleId)
     .where('removed_at', 'is', null)
     .where((eb) => eb.or([eb('episode_id', 'is', null), eb('episode_id', '=', eb.fn.any(eb.val(episodeIds))), eb('session_key', '=', sessionKey)]))
-    .returning('id')
-    .executeTakeFirst();
+    .returning('id');
+}
+
+/** Run by every stop that completes a watch: its text built once. */
+const removeEntryWatchedOnce = compiledOnce(removeEntryWatchedQuery, (p, value) => ({
+  userId: value(p.userId), titleId: value(p.titleId), episodeIds: value(p.episodeIds), sessionKey: value(p.sessionKey), eventAt: value(p.eventAt),
+}));
+
+/** Removes the title's listed entry if it is a movie's, holds one of `episodeIds`, or this session; returns its id. */
+export async function removeEntryWatched(tx: EntityManager, userId: string, titleId: string, episodeIds: string[], sessionKey: string, eventAt: number) {
+  const row = (await db(tx).executeQuery(removeEntryWatchedOnce({ userId, titleId, episodeIds, sessionKey, eventAt: String(eventAt) }))).rows[0];
   return row?.id ?? null;
 }
 
