@@ -3,7 +3,10 @@
 // counting every row. A count is a sum of deltas, so concurrent writers need no lock beyond the row's.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { ExpressionBuilder } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
+import { recordset } from '../db/recordset.ts';
 import type { Tables } from '../schema/index.ts';
 
 type Count = Tables['user_library_count'];
@@ -21,14 +24,37 @@ export async function applyLibraryCounts(tx: EntityManager, userId: string, delt
   const rows = [...summed.values()].filter((d) => d.delta !== 0);
   if (rows.length === 0) return;
   const k = db(tx);
-  await k
-    .insertInto('user_library_count')
-    .values(rows.map((d) => ({ user_id: userId, list: d.list, category: d.category, scope: d.scope, status: d.status, n: d.delta })))
-    .onConflict((oc) => oc.columns(['user_id', 'list', 'category', 'scope', 'status']).doUpdateSet((eb) => ({ n: eb('user_library_count.n', '+', eb.ref('excluded.n')) })))
-    .execute();
+  const counted: CountRow[] = rows.map((d) => ({ list: d.list, category: d.category, scope: d.scope, status: d.status, n: d.delta }));
+  await k.executeQuery(addCountsOnce({ userId, rows: JSON.stringify(counted) }));
   // Only a count taken from can reach 0.
-  if (rows.some((d) => d.delta < 0)) await k.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0).execute();
+  if (rows.some((d) => d.delta < 0)) await k.executeQuery(removeEmptyCountsOnce(userId));
 }
+
+type CountRow = Omit<Count, 'user_id'>;
+
+/**
+ * The rows as one JSON parameter (recordset.ts), so one text whatever their number, built once
+ * (compiled-once.ts): building and compiling it cost more than running it.
+ */
+const addCountsOnce = compiledOnce(
+  ({ userId, rows }: { userId: string; rows: string }) =>
+    offline
+      .insertInto('user_library_count')
+      .columns(['user_id', 'list', 'category', 'scope', 'status', 'n'])
+      .expression((eb) =>
+        eb
+          .selectFrom(recordset<CountRow, 'r'>(rows, 'r', 'list text, category text, scope text, status text, n integer'))
+          .select((eb) => [eb.cast<string>(eb.val(userId), 'uuid').as('user_id'), 'r.list', 'r.category', 'r.scope', 'r.status', 'r.n']),
+      )
+      .onConflict((oc) => oc.columns(['user_id', 'list', 'category', 'scope', 'status']).doUpdateSet((eb) => ({ n: eb('user_library_count.n', '+', eb.ref('excluded.n')) }))),
+  (p, value) => ({ userId: value(p.userId), rows: value(p.rows) }),
+);
+
+/** One text (compiled-once.ts). */
+const removeEmptyCountsOnce = compiledOnce(
+  (userId: string) => offline.deleteFrom('user_library_count').where('user_id', '=', userId).where('n', '=', 0),
+  (userId, value) => value(userId),
+);
 
 /** The scope of a title-level item (a favourite, a status, a title-level rating): `title` for a movie, `series` for a show. */
 const titleLevelScope = (type: Tables['title']['type']): Count['scope'] => (type === 'movie' ? 'title' : 'series');

@@ -101,21 +101,42 @@ function titleStateItems(k: QueryCreator<Tables>, userId: string, list: 'favouri
 }
 
 /** The user's items of one list, narrowed to rating / title-state ids or to one title, by id. */
-export function listItemRows(em: EntityManager, userId: string, list: LibraryList, filter: ItemFilter) {
+export async function listItemRows(em: EntityManager, userId: string, list: LibraryList, filter: ItemFilter) {
   const k = db(em);
-  if (list === 'ratings') {
-    let q = ratingItems(k, userId);
+  if (list === 'ratings') return (await k.executeQuery(ratingItemRowsOnce({ userId, filter }))).rows;
+  return (await k.executeQuery(titleStateItemRowsOnce({ userId, list, filter }))).rows;
+}
+
+/** The filters present are the shape; their values (an array is one value) are parameters. */
+const filterValues = (f: ItemFilter, value: <T>(v: T) => T): ItemFilter => ({
+  ids: f.ids && value(f.ids),
+  titleId: f.titleId && value(f.titleId),
+  titleIds: f.titleIds && value(f.titleIds),
+});
+
+/** The rating items: one text per combination of filters (compiled-once.ts). */
+const ratingItemRowsOnce = compiledOnce(
+  ({ userId, filter }: { userId: string; filter: ItemFilter }) => {
+    let q = ratingItems(offline, userId);
     if (filter.ids) q = q.where((eb) => eb('r.id', '=', eb.fn.any(eb.val(filter.ids!))));
     if (filter.titleId) q = q.where('t.id', '=', filter.titleId);
     if (filter.titleIds) q = q.where((eb) => eb('t.id', '=', eb.fn.any(eb.val(filter.titleIds!))));
-    return q.orderBy('r.id').execute();
-  }
-  let q = titleStateItems(k, userId, list);
-  if (filter.ids) q = q.where((eb) => eb('st.id', '=', eb.fn.any(eb.val(filter.ids!))));
-  if (filter.titleId) q = q.where('t.id', '=', filter.titleId);
-  if (filter.titleIds) q = q.where((eb) => eb('t.id', '=', eb.fn.any(eb.val(filter.titleIds!))));
-  return q.orderBy('st.id').execute();
-}
+    return q.orderBy('r.id');
+  },
+  (p, value) => ({ userId: value(p.userId), filter: filterValues(p.filter, value) }),
+);
+
+/** The favourite or status items: one text per list and combination of filters (compiled-once.ts). */
+const titleStateItemRowsOnce = compiledOnce(
+  ({ userId, list, filter }: { userId: string; list: 'favourites' | 'statuses'; filter: ItemFilter }) => {
+    let q = titleStateItems(offline, userId, list);
+    if (filter.ids) q = q.where((eb) => eb('st.id', '=', eb.fn.any(eb.val(filter.ids!))));
+    if (filter.titleId) q = q.where('t.id', '=', filter.titleId);
+    if (filter.titleIds) q = q.where((eb) => eb('t.id', '=', eb.fn.any(eb.val(filter.titleIds!))));
+    return q.orderBy('st.id');
+  },
+  (p, value) => ({ userId: value(p.userId), list: p.list, filter: filterValues(p.filter, value) }),
+);
 
 export type ItemRow = Awaited<ReturnType<typeof listItemRows>>[number];
 

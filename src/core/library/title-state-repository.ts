@@ -1,7 +1,12 @@
 // The writes of ratings, favourites and statuses (ratings-write.ts, title-state-write.ts), their lock,
 // and what the ratings API looks up before writing.
+//
+// Each statement's text is built once per shape (compiled-once.ts): building and compiling them was a
+// large part of a rating's or a favourite's CPU, and only their values change from call to call.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { sql } from 'kysely';
+import { NoResultError, sql, type CompiledQuery } from 'kysely';
+import { compiledOnce } from '../db/compiled-once.ts';
+import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
 import { lockTitleStates } from '../figures/lock.ts';
 import type { Tables } from '../schema/index.ts';
@@ -13,6 +18,19 @@ export type RatingKey = { titleId: string; scope: Scope; season: number | null; 
 /** Serialises the writes of one user's ratings, favourites, statuses and kept figures (one lock for all). */
 export { lockTitleStates };
 
+/** The statement's first row (undefined when none), run on the transaction's connection. */
+async function first<O>(tx: EntityManager, q: CompiledQuery<O>): Promise<O | undefined> {
+  return (await db(tx).executeQuery(q)).rows[0];
+}
+
+/** The rating's target as the statements take it: every field a value (a null season or episode too). */
+const targetValues = (t: RatingKey, value: <T>(v: T) => T): RatingKey => ({
+  titleId: value(t.titleId),
+  scope: value(t.scope),
+  season: value(t.season),
+  episode: value(t.episode),
+});
+
 // ---- ratings
 
 /**
@@ -20,7 +38,21 @@ export { lockTitleStates };
  * written), `inserted` when the rating is new. With the rated title's type and movie database id.
  */
 export function upsertRating(tx: EntityManager, userId: string, target: RatingKey, rating: number, ratedAt: Date | undefined) {
-  return db(tx)
+  return first(tx, upsertRatingOnce({ userId, target, rating, ratedAt }));
+}
+
+type RatingWrite = { userId: string; target: RatingKey; rating: number; ratedAt: Date | undefined };
+
+/** One text with a given rated_at, one with now (compiled-once.ts). */
+const upsertRatingOnce = compiledOnce(upsertRatingQuery, (p, value) => ({
+  userId: value(p.userId),
+  target: targetValues(p.target, value),
+  rating: value(p.rating),
+  ratedAt: p.ratedAt && value(p.ratedAt),
+}));
+
+function upsertRatingQuery({ userId, target, rating, ratedAt }: RatingWrite) {
+  return offline
     .with('prev', (k) =>
       k
         .selectFrom('user_rating')
@@ -84,13 +116,19 @@ export function upsertRating(tx: EntityManager, userId: string, target: RatingKe
       't.category',
       // Whether the title has a favourite or a status of the user, whose items show this rating too.
       eb.exists(eb.selectFrom('user_title_state as st').select(eb.lit(1).as('one')).where('st.user_id', '=', userId).where('st.title_id', '=', target.titleId)).as('has_state'),
-    ])
-    .executeTakeFirst();
+    ]);
 }
 
 /** Removes the target's rating; the removed rating's id, with its title's type and movie database id. */
 export function deleteRating(tx: EntityManager, userId: string, target: RatingKey) {
-  return db(tx)
+  return first(tx, deleteRatingOnce({ userId, target }));
+}
+
+/** One text (compiled-once.ts). */
+const deleteRatingOnce = compiledOnce(deleteRatingQuery, (p, value) => ({ userId: value(p.userId), target: targetValues(p.target, value) }));
+
+function deleteRatingQuery({ userId, target }: { userId: string; target: RatingKey }) {
+  return offline
     .with('del', (k) =>
       k
         .deleteFrom('user_rating')
@@ -103,42 +141,58 @@ export function deleteRating(tx: EntityManager, userId: string, target: RatingKe
     )
     .selectFrom('del')
     .innerJoin('title as t', 't.id', 'del.title_id')
-    .select(['del.id', 'del.rated_at', 't.type', 't.movie_db_id', 't.category'])
-    .executeTakeFirst();
+    .select(['del.id', 'del.rated_at', 't.type', 't.movie_db_id', 't.category']);
 }
 
 /** One of the user's ratings by its id. */
 export function ratingById(tx: EntityManager, userId: string, id: number) {
-  return db(tx)
-    .selectFrom('user_rating')
-    .select(['title_id', 'scope', 'season_number', 'episode_number'])
-    .where('id', '=', String(id))
-    .where('user_id', '=', userId)
-    .executeTakeFirst();
+  return first(tx, ratingByIdOnce({ userId, id: String(id) }));
 }
+
+/** One text (compiled-once.ts). */
+const ratingByIdOnce = compiledOnce(
+  ({ userId, id }: { userId: string; id: string }) =>
+    offline.selectFrom('user_rating').select(['title_id', 'scope', 'season_number', 'episode_number']).where('id', '=', id).where('user_id', '=', userId),
+  (p, value) => ({ userId: value(p.userId), id: value(p.id) }),
+);
 
 /** Whether the show has the season (a season row, or an episode in it). */
 export async function seasonExists(em: EntityManager, titleId: string, season: number): Promise<boolean> {
-  const k = db(em);
-  const found = await k
-    .selectFrom('season')
-    .select((eb) => eb.lit(1).as('found'))
-    .where('title_id', '=', titleId)
-    .where('season_number', '=', season)
-    .unionAll(k.selectFrom('episode').select((eb) => eb.lit(1).as('found')).where('title_id', '=', titleId).where('season_number', '=', season))
-    .limit(1)
-    .executeTakeFirst();
-  return found !== undefined;
+  return (await first(em, seasonExistsOnce({ titleId, season }))) !== undefined;
 }
+
+/** One text (compiled-once.ts). */
+const seasonExistsOnce = compiledOnce(
+  ({ titleId, season }: { titleId: string; season: number }) =>
+    offline
+      .selectFrom('season')
+      .select((eb) => eb.lit(1).as('found'))
+      .where('title_id', '=', titleId)
+      .where('season_number', '=', season)
+      .unionAll(offline.selectFrom('episode').select((eb) => eb.lit(1).as('found')).where('title_id', '=', titleId).where('season_number', '=', season))
+      .limit(1),
+  (p, value) => ({ titleId: value(p.titleId), season: value(p.season) }),
+);
 
 // ---- favourites and statuses
 
 // Each write that changes a favourite or a status answers the title's category and type, read by the
 // same statement: the lists' counts (figures/library-counts.ts) are kept by them.
 
+/** A user's title state: the key of every statement below. */
+type TitleStateKey = { userId: string; titleId: string };
+const titleStateValues = <K extends TitleStateKey>(p: K, value: <T>(v: T) => T): K => ({ ...p, userId: value(p.userId), titleId: value(p.titleId) });
+
 /** Marks a favourite (at `at`, default now); the title's category and type, undefined when it was one already. */
 export function markFavourite(tx: EntityManager, userId: string, titleId: string, at?: Date) {
-  return db(tx)
+  return first(tx, markFavouriteOnce({ userId, titleId, at }));
+}
+
+/** One text with a given time, one with now (compiled-once.ts). */
+const markFavouriteOnce = compiledOnce(markFavouriteQuery, (p, value) => ({ userId: value(p.userId), titleId: value(p.titleId), at: p.at && value(p.at) }));
+
+function markFavouriteQuery({ userId, titleId, at }: { userId: string; titleId: string; at: Date | undefined }) {
+  return offline
     .with('changed', (k) =>
       k
         .insertInto('user_title_state')
@@ -153,13 +207,19 @@ export function markFavourite(tx: EntityManager, userId: string, titleId: string
     )
     .selectFrom('changed')
     .innerJoin('title as t', 't.id', 'changed.title_id')
-    .select(['t.category', 't.type'])
-    .executeTakeFirst();
+    .select(['t.category', 't.type']);
 }
 
 /** Unmarks a favourite; the title's category and type, undefined when it was not one. */
 export function unmarkFavourite(tx: EntityManager, userId: string, titleId: string) {
-  return db(tx)
+  return first(tx, unmarkFavouriteOnce({ userId, titleId }));
+}
+
+/** One text (compiled-once.ts). */
+const unmarkFavouriteOnce = compiledOnce(unmarkFavouriteQuery, titleStateValues);
+
+function unmarkFavouriteQuery({ userId, titleId }: TitleStateKey) {
+  return offline
     .with('changed', (k) =>
       k
         .updateTable('user_title_state')
@@ -171,35 +231,53 @@ export function unmarkFavourite(tx: EntityManager, userId: string, titleId: stri
     )
     .selectFrom('changed')
     .innerJoin('title as t', 't.id', 'changed.title_id')
-    .select(['t.category', 't.type'])
-    .executeTakeFirst();
+    .select(['t.category', 't.type']);
 }
 
 /** Removes the title's state row when it holds neither a favourite nor a status. */
 export async function dropEmptyState(tx: EntityManager, userId: string, titleId: string): Promise<void> {
-  await db(tx)
-    .deleteFrom('user_title_state')
-    .where('user_id', '=', userId)
-    .where('title_id', '=', titleId)
-    .where((eb) => eb.not(eb.ref('is_favourite')))
-    .where('show_status', 'is', null)
-    .execute();
+  await db(tx).executeQuery(dropEmptyStateOnce({ userId, titleId }));
 }
+
+/** One text (compiled-once.ts). */
+const dropEmptyStateOnce = compiledOnce(
+  ({ userId, titleId }: TitleStateKey) =>
+    offline
+      .deleteFrom('user_title_state')
+      .where('user_id', '=', userId)
+      .where('title_id', '=', titleId)
+      .where((eb) => eb.not(eb.ref('is_favourite')))
+      .where('show_status', 'is', null),
+  titleStateValues,
+);
 
 /** The title's status, its row locked for the rest of the transaction (`for update`); undefined when none. */
 export function lockTitleStatus(tx: EntityManager, userId: string, titleId: string) {
-  return db(tx)
-    .selectFrom('user_title_state')
-    .select(['show_status', 'show_status_set_by', 'show_status_at'])
-    .where('user_id', '=', userId)
-    .where('title_id', '=', titleId)
-    .forUpdate()
-    .executeTakeFirst();
+  return first(tx, lockTitleStatusOnce({ userId, titleId }));
 }
+
+/** One text (compiled-once.ts). */
+const lockTitleStatusOnce = compiledOnce(
+  ({ userId, titleId }: TitleStateKey) =>
+    offline
+      .selectFrom('user_title_state')
+      .select(['show_status', 'show_status_set_by', 'show_status_at'])
+      .where('user_id', '=', userId)
+      .where('title_id', '=', titleId)
+      .forUpdate(),
+  titleStateValues,
+);
 
 /** Clears the title's status; the title's category and type, undefined when it has no state row. */
 export function clearShowStatus(tx: EntityManager, userId: string, titleId: string) {
-  return db(tx)
+  return first(tx, clearShowStatusOnce({ userId, titleId }));
+}
+
+/** One text (compiled-once.ts). */
+const clearShowStatusOnce = compiledOnce(clearShowStatusQuery, titleStateValues);
+
+function clearShowStatusQuery({ userId, titleId }: TitleStateKey) {
+  return offline
     .with('changed', (k) =>
       k
         .updateTable('user_title_state')
@@ -210,17 +288,36 @@ export function clearShowStatus(tx: EntityManager, userId: string, titleId: stri
     )
     .selectFrom('changed')
     .innerJoin('title as t', 't.id', 'changed.title_id')
-    .select(['t.category', 't.type'])
-    .executeTakeFirst();
+    .select(['t.category', 't.type']);
 }
 
 export async function setShowStatusSetBy(tx: EntityManager, userId: string, titleId: string, setBy: 'user' | 'auto'): Promise<void> {
-  await db(tx).updateTable('user_title_state').set({ show_status_set_by: setBy }).where('user_id', '=', userId).where('title_id', '=', titleId).execute();
+  await db(tx).executeQuery(setShowStatusSetByOnce({ userId, titleId, setBy }));
 }
 
+/** One text (compiled-once.ts). */
+const setShowStatusSetByOnce = compiledOnce(
+  ({ userId, titleId, setBy }: TitleStateKey & { setBy: 'user' | 'auto' }) =>
+    offline.updateTable('user_title_state').set({ show_status_set_by: setBy }).where('user_id', '=', userId).where('title_id', '=', titleId),
+  (p, value) => ({ ...titleStateValues(p, value), setBy: value(p.setBy) }),
+);
+
 /** Sets the title's status; the title's category and type. */
-export function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto') {
-  return db(tx)
+export async function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto') {
+  const input = { userId, titleId, status, setBy };
+  const row = await first(tx, storeShowStatusOnce(input));
+  // As executeTakeFirstOrThrow would (the upsert always answers its row: the title exists, by its key).
+  if (!row) throw new NoResultError(storeShowStatusQuery(input).toOperationNode());
+  return row;
+}
+
+type StatusWrite = TitleStateKey & { status: ShowStatus; setBy: 'user' | 'auto' };
+
+/** One text (compiled-once.ts). */
+const storeShowStatusOnce = compiledOnce(storeShowStatusQuery, (p, value) => ({ ...titleStateValues(p, value), status: value(p.status), setBy: value(p.setBy) }));
+
+function storeShowStatusQuery({ userId, titleId, status, setBy }: StatusWrite) {
+  return offline
     .with('changed', (k) =>
       k
         .insertInto('user_title_state')
@@ -237,6 +334,5 @@ export function storeShowStatus(tx: EntityManager, userId: string, titleId: stri
     )
     .selectFrom('changed')
     .innerJoin('title as t', 't.id', 'changed.title_id')
-    .select(['t.category', 't.type'])
-    .executeTakeFirstOrThrow();
+    .select(['t.category', 't.type']);
 }
