@@ -215,15 +215,24 @@ export function post(url: string, headers: Record<string, string>, body: string,
  * as it does, a PostgreSQL backend has one).
  */
 export function processCpuMs(pid: number): number {
-  let ns = 0;
+  const t = threadCpuMs(pid);
+  return t.main + t.other;
+}
+
+/** CPU ms so far of process `pid`'s main thread and of its other threads (V8's compilers and GC helpers, libuv's pool), from each thread's schedstat. */
+export function threadCpuMs(pid: number): { main: number; other: number } {
+  let main = 0;
+  let other = 0;
   for (const tid of fs.readdirSync(`/proc/${pid}/task`)) {
     try {
-      ns += Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const ns = Number(fs.readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      if (Number(tid) === pid) main += ns;
+      else other += ns;
     } catch {
       // the thread ended meanwhile
     }
   }
-  return ns / 1e6;
+  return { main: main / 1e6, other: other / 1e6 };
 }
 
 /** The PostgreSQL backend pids serving the connections of process `pid`. */

@@ -24,7 +24,9 @@
 // BENCH_WRITES_USERS names users (the very heavy one's load into PGlite takes about a minute). Run
 // length: BENCH_SECONDS / 5 per run (50 runs in all, the whole bench about 4 minutes), after a
 // warm-up of 0.5 s and at least WARM_REQUESTS requests, and once a service is up every path is warmed
-// before the first measured run. BENCH_WRITES_MODES, BENCH_WRITES_USERS, BENCH_WRITES_OPS and
+// for FIRST_WARM_SECONDS and the idle service left until its CPU is quiet (settle) before the first
+// measured run. The service's CPU is also given apart for its threads beside the main one (V8's
+// background compilers and GC helpers). BENCH_WRITES_MODES, BENCH_WRITES_USERS, BENCH_WRITES_OPS and
 // BENCH_WRITES_CONNECTIONS narrow the run (comma lists: `services`, `very heavy`, `watch,title detail`,
 // `16`); with BENCH_CPU_PROF=dir the service writes a CPU profile there (profile-summary.ts reads it).
 import { randomUUID } from 'node:crypto';
@@ -39,7 +41,7 @@ import { logWatches, type WatchInput } from '../src/core/library/history-write.t
 import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { transaction } from '../src/core/db/transaction.ts';
-import { benchDatabaseUrl, percentile, prepareCatalog, processCpuMs, request, root, startService, tempDataDir, tokenIssuer, vacuumAnalyze, type Service } from './lib.ts';
+import { benchDatabaseUrl, percentile, prepareCatalog, processCpuMs, request, threadCpuMs, root, startService, tempDataDir, tokenIssuer, vacuumAnalyze, type Service } from './lib.ts';
 import { PgWireProxy, type CapturedStatement } from './pg-wire-proxy.ts';
 import { atMost, section, type Section, type Target } from './report.ts';
 
@@ -47,6 +49,8 @@ import { atMost, section, type Section, type Target } from './report.ts';
 const ISSUE = 40;
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10) / 5;
 const WARM_SECONDS = 0.5;
+/** The first warm-up of each path once a service is up. */
+const FIRST_WARM_SECONDS = 2;
 const CONNECTIONS = (process.env.BENCH_WRITES_CONNECTIONS ?? '1,16').split(',').map(Number);
 /** Requests a warm-up runs at least, however long they take (a cold embedded service does a few a second). */
 const WARM_REQUESTS = 20;
@@ -83,11 +87,12 @@ type Call = { method: string; path: string; body?: unknown };
 /** A request of an operation: one call, or (playback) a start and its stop. */
 type Step = Call[];
 
-type Figures = { requests: number; requestsPerSecond: number; p50: number; p99: number; serviceMs: number; pgMs: number; statements?: number; roundTrips?: number };
+/** serviceMs: all the service's threads; otherThreadsMs: those beside its main thread (V8's background compilers, GC helpers), part of serviceMs. */
+type Figures = { requests: number; requestsPerSecond: number; p50: number; p99: number; serviceMs: number; otherThreadsMs: number; pgMs: number; statements?: number; roundTrips?: number };
 type BareFigures = { requests: number; requestsPerSecond: number; p50: number; p99: number; selfMs: number; pgMs: number; errors: number; firstError?: string };
 type Cell = { mode: Mode; user: UserName; op: OpName; connections: number; service: Figures; bare?: BareFigures };
 
-export type WriteCostBench = { titles: number; cells: Cell[]; slowest: Array<{ text: string; count: number; ms: number }>; loadSeconds: Partial<Record<`${Mode} ${UserName}`, number>>; seconds: number };
+export type WriteCostBench = { titles: number; cells: Cell[]; slowest: Array<{ text: string; count: number; ms: number }>; loadSeconds: Partial<Record<`${Mode} ${UserName}`, number>>; settled: Partial<Record<Mode, Settled>>; seconds: number };
 
 type Catalog = { movies: Array<{ titleId: string; movieDbId: number; runtime: number | null }>; episodes: Array<{ titleId: string; episodeId: string; season: number; episode: number; runtime: number | null }> };
 
@@ -252,11 +257,31 @@ const selfCpuMs = () => {
 
 type Env = { service: Service; admin?: pg.Client; proxy?: PgWireProxy };
 
+/** How long the idle service took to go quiet after its warm-up, and the CPU it spent meanwhile. */
+export type Settled = { seconds: number; cpuMs: number; quiet: boolean };
+/** Idle CPU under which the service counts as quiet: 1% of a core over a window. */
+const SETTLE_WINDOW_MS = 500;
+const QUIET_MS = SETTLE_WINDOW_MS / 100;
+const SETTLE_LIMIT_S = 120;
+
+/** Waits, sending nothing, until a window of SETTLE_WINDOW_MS passes with the service's CPU under QUIET_MS (at most SETTLE_LIMIT_S). */
+async function settle(pid: number): Promise<Settled> {
+  const started = performance.now();
+  const first = processCpuMs(pid);
+  for (let at = first; ; ) {
+    await new Promise((r) => setTimeout(r, SETTLE_WINDOW_MS));
+    const now = processCpuMs(pid);
+    const seconds = (performance.now() - started) / 1000;
+    if (now - at < QUIET_MS || seconds >= SETTLE_LIMIT_S) return { seconds, cpuMs: now - first, quiet: now - at < QUIET_MS };
+    at = now;
+  }
+}
+
 /** One measured run of `op` through the service (after a warm-up from the same requests), with CPU and statements. */
 async function measureService(env: Env, token: string, next: () => Step | undefined, connections: number): Promise<{ figures: Figures; captured: Captured[] }> {
   const pid = env.service.child.pid!;
   await drive(env.service.url, token, next, connections, WARM_SECONDS, undefined, WARM_REQUESTS);
-  const mark = async () => ({ server: processCpuMs(pid), pg: env.admin && env.proxy ? await backendCpu(env.admin, { ports: env.proxy.upstreamPorts() }) : new Map<number, number>(), statements: env.proxy?.statements ?? 0, roundTrips: env.proxy?.roundTrips ?? 0 });
+  const mark = async () => ({ server: threadCpuMs(pid), pg: env.admin && env.proxy ? await backendCpu(env.admin, { ports: env.proxy.upstreamPorts() }) : new Map<number, number>(), statements: env.proxy?.statements ?? 0, roundTrips: env.proxy?.roundTrips ?? 0 });
   const from = await mark();
   const run = await drive(env.service.url, token, next, connections, SECONDS, connections === 1 ? env.proxy : undefined);
   const to = await mark();
@@ -268,7 +293,8 @@ async function measureService(env: Env, token: string, next: () => Step | undefi
       requestsPerSecond: n / run.seconds,
       p50: percentile(run.latencies, 50),
       p99: percentile(run.latencies, 99),
-      serviceMs: (to.server - from.server) / n,
+      serviceMs: (to.server.main + to.server.other - from.server.main - from.server.other) / n,
+      otherThreadsMs: (to.server.other - from.server.other) / n,
       pgMs: backendsBetween(from.pg, to.pg) / n,
       ...(env.proxy ? { statements: (to.statements - from.statements) / n, roundTrips: (to.roundTrips - from.roundTrips) / n } : {}),
     },
@@ -385,7 +411,11 @@ async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
       for (const op of OP_NAMES) pools.set(`${name} ${op}`, steps(op, cat, u.listId));
     }
     // Every path of the service warm before the first measured run (else the first user measured pays for its compilation).
-    for (const [name, u] of users) for (const op of OP_NAMES) await drive(service.url, u.token, pools.get(`${name} ${op}`)!, 1, WARM_SECONDS, undefined, WARM_REQUESTS);
+    // Long enough for V8 to optimize each path's hot functions (its background compiles would otherwise land in the first runs).
+    for (const [name, u] of users) for (const op of OP_NAMES) await drive(service.url, u.token, pools.get(`${name} ${op}`)!, 1, FIRST_WARM_SECONDS, undefined, WARM_REQUESTS);
+    // Then the compilation the warm-up set off, finished: V8 optimizes hot code (PGlite's WebAssembly
+    // above all) on background threads, and that CPU would otherwise count against the first runs.
+    result.settled[mode] = await settle(service.child.pid!);
     for (const [name, u] of users) {
       for (const op of OP_NAMES) {
         const next = pools.get(`${name} ${op}`)!;
@@ -420,7 +450,7 @@ async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
 
 export async function benchWriteCost(): Promise<WriteCostBench> {
   const started = Date.now();
-  const result: WriteCostBench = { titles: 0, cells: [], slowest: [], loadSeconds: {}, seconds: 0 };
+  const result: WriteCostBench = { titles: 0, cells: [], slowest: [], loadSeconds: {}, settled: {}, seconds: 0 };
   for (const mode of MODES) await benchMode(mode, result);
   result.seconds = (Date.now() - started) / 1000;
   return result;
@@ -432,7 +462,7 @@ const opLabel = (op: OpName) => OPS.find((o) => o.name === op)!.label;
 function describe(c: Cell): string {
   const s = c.service;
   const head = `  ${c.mode} ${c.user} ${opLabel(c.op)} x${c.connections}:`.padEnd(62);
-  const service = `${s.requestsPerSecond.toFixed(0)} req/s p50 ${f(s.p50)} p99 ${f(s.p99)} ms; CPU ${f(s.serviceMs)} + ${f(s.pgMs)} ms${s.statements === undefined ? '' : `; ${f(s.statements)} statements, ${f(s.roundTrips)} round trips`}`;
+  const service = `${s.requestsPerSecond.toFixed(0)} req/s p50 ${f(s.p50)} p99 ${f(s.p99)} ms; CPU ${f(s.serviceMs)} (other threads ${f(s.otherThreadsMs)}) + ${f(s.pgMs)} ms${s.statements === undefined ? '' : `; ${f(s.statements)} statements, ${f(s.roundTrips)} round trips`}`;
   const b = c.bare;
   return b ? `${head} bare ${b.requestsPerSecond.toFixed(0)} req/s p50 ${f(b.p50)} p99 ${f(b.p99)} ms; CPU ${f(b.selfMs)} + ${f(b.pgMs)} ms; ${b.errors} errors${b.firstError ? ` (first: ${b.firstError})` : ''}` : `${head} ${service}`;
 }
@@ -440,12 +470,15 @@ function describe(c: Cell): string {
 export function printWriteCost(b: WriteCostBench): void {
   console.log(`\nwrite cost (${b.titles} titles; ${SECONDS} s per run; CPU per request: service (or bare client) + its PostgreSQL backends)`);
   for (const [k, s] of Object.entries(b.loadSeconds)) console.log(`  ${k} user loaded in ${s!.toFixed(1)} s`);
+  for (const [k, s] of Object.entries(b.settled)) console.log(`  ${k} service ${settledText(s!)}`);
   for (const c of b.cells) {
     console.log(describe({ ...c, bare: undefined }));
     if (c.bare) console.log(describe(c));
   }
   for (const t of targets(b)) console.log(`  target: ${t.target}: ${t.measured}${t.met ? '' : ` (not met: ${t.miss})`}`);
 }
+
+const settledText = (s: Settled) => `${s.quiet ? 'quiet' : 'not quiet'} ${s.seconds.toFixed(1)} s after its warm-up (${s.cpuMs.toFixed(0)} ms of CPU meanwhile)`;
 
 const cellOf = (b: WriteCostBench, mode: Mode, user: UserName, op: OpName, connections: number) => b.cells.find((c) => c.mode === mode && c.user === user && c.op === op && c.connections === connections);
 const total = (s: Figures) => s.serviceMs + s.pgMs;
@@ -477,7 +510,7 @@ export function writeCostSection(b: WriteCostBench): Section {
     const s = c.service;
     const ratio = c.bare ? `${(total(s) / (c.bare.selfMs + c.bare.pgMs)).toFixed(2)}x` : '';
     const bare = c.bare ? `${c.bare.requestsPerSecond.toFixed(0)} req/s, ${f(c.bare.p50)} / ${f(c.bare.p99)} ms; ${f(c.bare.selfMs)} + ${f(c.bare.pgMs)} ms${c.bare.errors ? `; ${c.bare.errors} errors` : ''}` : '';
-    return [`${opLabel(c.op)}`, c.mode, c.user, String(c.connections), s.requestsPerSecond.toFixed(0), `${f(s.p50)} / ${f(s.p99)} ms`, f(s.serviceMs), c.mode === 'embedded' ? 'inside' : f(s.pgMs), s.statements === undefined ? 'not counted' : `${f(s.statements)} / ${f(s.roundTrips)}`, bare, ratio];
+    return [`${opLabel(c.op)}`, c.mode, c.user, String(c.connections), s.requestsPerSecond.toFixed(0), `${f(s.p50)} / ${f(s.p99)} ms`, `${f(s.serviceMs)} (${f(s.otherThreadsMs)})`, c.mode === 'embedded' ? 'inside' : f(s.pgMs), s.statements === undefined ? 'not counted' : `${f(s.statements)} / ${f(s.roundTrips)}`, bare, ratio];
   };
   const flat = OPS.filter((o) => o.write).flatMap((o) =>
     MODES.flatMap((mode) => {
@@ -488,17 +521,18 @@ export function writeCostSection(b: WriteCostBench): Section {
   );
   return section(
     'Write cost: single writes against bare statements',
-    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up; the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted, no bare baseline${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}.`,
+    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up (once a service is up, each path is first warmed for ${FIRST_WARM_SECONDS} s, and the idle service is then left until its CPU is quiet, so V8's background compiles of the warm-up do not land in a run); the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process (all its threads; in brackets, those beside the main thread) + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted, no bare baseline${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}.`,
     {
       values: [
         ...Object.entries(b.loadSeconds).map(([k, s]) => ({ label: `Load of the ${k} user (logWatches in-process)`, value: `${s!.toFixed(1)} s` })),
+        ...Object.entries(b.settled).map(([k, s]) => ({ label: `The ${k} service, idle after its warm-up, went`, value: settledText(s!) })),
         ...flat,
         ...b.slowest.map((t, i) => ({ label: `Server time, statement ${i + 1} by total (services mode, all runs)`, value: `${t.count} executions, ${f(t.ms / t.count)} ms each: \`${t.text.replace(/\s+/g, ' ').slice(0, 140)}\`` })),
       ],
       targets: targets(b),
       tables: [
         {
-          caption: 'CPU in ms per request. Bare: throughput, p50 / p99, CPU of the bench process + its backends. Ratio: service + PostgreSQL CPU over the bare replay\'s.',
+          caption: 'CPU in ms per request; service CPU (of it, threads other than the main one: V8\'s background compilers and GC helpers). Bare: throughput, p50 / p99, CPU of the bench process + its backends. Ratio: service + PostgreSQL CPU over the bare replay\'s.',
           header: ['Operation', 'Mode', 'User', 'Connections', 'req/s', 'p50 / p99', 'Service CPU', 'PostgreSQL CPU', 'Statements / round trips', 'Bare replay', 'CPU ratio'],
           rows: b.cells.map(row),
         },
