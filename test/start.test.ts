@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { freePort } from './helpers/app.ts';
 import { IMPORT_DEADLINE_MS } from './helpers/catalog.ts';
 import { servicesMode } from './helpers/db.ts';
 import { until } from './helpers/wait.ts';
@@ -20,7 +21,9 @@ type Started = { child: ChildProcess; url: string; logs: Array<Record<string, un
 
 /** `watchImport`: the answers of /readyz and of a search while the demo import runs (a first start). */
 async function start(opts: { watchImport?: boolean } = {}): Promise<Started> {
-  const port = 30_000 + Math.floor(Math.random() * 20_000);
+  // A port free now, not a random one: a random pick in the kernel's ephemeral range (32768-60999 here)
+  // can be a port some outgoing connection of another test holds.
+  const port = await freePort();
   const env: Record<string, string | undefined> = { ...process.env, PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, LOG_LEVEL: 'info' };
   for (const name of ['DATABASE_URL', 'REDIS_URL', 'BASE_URL', 'DEMO_DATA']) delete env[name];
   const child = spawn(process.execPath, [main], { env: env as NodeJS.ProcessEnv, stdio: ['ignore', 'pipe', 'pipe'] });
