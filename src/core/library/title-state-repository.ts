@@ -4,7 +4,7 @@
 // Each statement's text is built once per shape (compiled-once.ts): building and compiling them was a
 // large part of a rating's or a favourite's CPU, and only their values change from call to call.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { NoResultError, sql, type CompiledQuery } from 'kysely';
+import { sql, type CompiledQuery } from 'kysely';
 import { compiledOnce } from '../db/compiled-once.ts';
 import { offline } from '../db/compile.ts';
 import { db } from '../db/query-builder.ts';
@@ -306,8 +306,8 @@ const setShowStatusSetByOnce = compiledOnce(
 export async function storeShowStatus(tx: EntityManager, userId: string, titleId: string, status: ShowStatus, setBy: 'user' | 'auto') {
   const input = { userId, titleId, status, setBy };
   const row = await first(tx, storeShowStatusOnce(input));
-  // As executeTakeFirstOrThrow would (the upsert always answers its row: the title exists, by its key).
-  if (!row) throw new NoResultError(storeShowStatusQuery(input).toOperationNode());
+  // The upsert always answers its row (the title exists, by its key); none is a fault, as in playback's upsertEntry.
+  if (!row) throw new Error('storeShowStatus: the upsert returned no row');
   return row;
 }
 
