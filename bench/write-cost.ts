@@ -15,7 +15,10 @@
 // service's own, on the state that one left (a second rating of a title updates rather than inserts),
 // and replay errors are counted. Baseline CPU: this process + its backends.
 // Embedded mode: the same operations against the service on a kept DATA_DIR (.bench-data/writes: the
-// catalog import takes a minute or more the first time); statements are not counted there.
+// catalog import takes a minute or more the first time); statements are not counted there. Its baseline
+// replays what services mode captured (at 1 connection: PGlite runs one session) through bare `pg` at the
+// embedded database's socket inside the idle service: CPU of this process + the service process. Over
+// the services replay, it is PGlite's own cost of the same statements against the native server's.
 // Jobs on timers (trophies, imports, webhooks, catalog refresh) are off in the service, so their work
 // does not land in a measured run at random; work a write leaves to them is not counted.
 //
@@ -42,6 +45,9 @@ import { openDatabase, migrate, type Database } from '../src/core/db/orm.ts';
 import { query } from '../src/core/db/sql.ts';
 import { transaction } from '../src/core/db/transaction.ts';
 import { benchDatabaseUrl, percentile, prepareCatalog, processCpuMs, request, threadCpuMs, root, startService, tempDataDir, tokenIssuer, vacuumAnalyze, type Service } from './lib.ts';
+import { EMBEDDED_PORT } from '../src/core/db/embedded.ts';
+import { OWN_CLIENT } from '../src/core/db/embedded-guard.ts';
+import { tokenKey } from '../src/oauth/bearer.ts';
 import { PgWireProxy, type CapturedStatement } from './pg-wire-proxy.ts';
 import { atMost, section, type Section, type Target } from './report.ts';
 
@@ -304,12 +310,25 @@ async function measureService(env: Env, token: string, next: () => Step | undefi
 
 const TRANSACTION_CONTROL = /^\s*(begin|start transaction|commit|end|rollback)\b/i;
 
+/** Where a replay runs: the PostgreSQL server, or the embedded database inside the service. */
+type ReplayTarget = {
+  pool: pg.PoolConfig;
+  /** CPU ms so far of each process that runs the statements (PostgreSQL's backends, or the embedded service), by pid. */
+  dbCpu: () => Promise<Map<number, number>>;
+  /** A statement's name there (the embedded database's one session already holds the service's names). */
+  name: (name: string) => string;
+  /** A captured parameter as the target's data has it (the embedded mode's own user, token and list). */
+  remap: (value: string) => string;
+  /** Captured statements the target has no use for. */
+  skip?: RegExp;
+};
+
 /**
  * The captured requests replayed through a bare `pg` pool, `connections` loops, each request inside
  * BEGIN ... ROLLBACK, for `seconds` (the sequences in turn, again from the first when all ran).
  */
-async function replay(databaseUrl: string, admin: pg.Client, sequences: Captured[], connections: number, seconds: number): Promise<BareFigures> {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max: connections, application_name: BARE_APP });
+async function replay(target: ReplayTarget, sequences: Captured[], connections: number, seconds: number): Promise<BareFigures> {
+  const pool = new pg.Pool({ ...target.pool, max: connections });
   const latencies: number[] = [];
   let errors = 0;
   let firstError: string | undefined;
@@ -322,13 +341,13 @@ async function replay(databaseUrl: string, admin: pg.Client, sequences: Captured
           while (performance.now() < until) {
             const seq = sequences[next++ % sequences.length]!;
             const renewed = new Map(seq.fresh.map((v) => [v, randomUUID()]));
-            const values = (params: CapturedStatement['params']) => (renewed.size ? params.map((v) => (typeof v === 'string' ? v.replace(UUID, (m) => renewed.get(m) ?? m) : v)) : params);
+            const values = (params: CapturedStatement['params']) => params.map((v) => (typeof v === 'string' ? target.remap(renewed.size ? v.replace(UUID, (m) => renewed.get(m) ?? m) : v) : v));
             const t = performance.now();
             await client.query('begin');
             try {
               for (const s of seq.statements) {
-                if (TRANSACTION_CONTROL.test(s.text)) continue;
-                await client.query({ name: s.name || undefined, text: s.text, values: values(s.params) });
+                if (TRANSACTION_CONTROL.test(s.text) || target.skip?.test(s.text)) continue;
+                await client.query({ name: s.name ? target.name(s.name) : undefined, text: s.text, values: values(s.params) });
               }
             } catch (err) {
               if (keep) errors += 1;
@@ -345,11 +364,11 @@ async function replay(databaseUrl: string, admin: pg.Client, sequences: Captured
   };
   try {
     await loop(performance.now() + WARM_SECONDS * 1000, false);
-    const from = { self: selfCpuMs(), pg: await backendCpu(admin, { application: BARE_APP }) };
+    const from = { self: selfCpuMs(), pg: await target.dbCpu() };
     const started = performance.now();
     await loop(started + seconds * 1000, true);
     const elapsed = (performance.now() - started) / 1000;
-    const to = { self: selfCpuMs(), pg: await backendCpu(admin, { application: BARE_APP }) };
+    const to = { self: selfCpuMs(), pg: await target.dbCpu() };
     latencies.sort((a, b) => a - b);
     const n = latencies.length;
     return { requests: n, requestsPerSecond: n / elapsed, p50: percentile(latencies, 50), p99: percentile(latencies, 99), selfMs: (to.self - from.self) / n, pgMs: backendsBetween(from.pg, to.pg) / n, errors, ...(firstError ? { firstError } : {}) };
@@ -361,7 +380,35 @@ async function replay(databaseUrl: string, admin: pg.Client, sequences: Captured
 const JOBS_OFF = { TROPHY_INTERVAL_MS: '0', IMPORT_INTERVAL_MS: '0', WEBHOOK_INTERVAL_MS: '0', CATALOG_REFRESH_INTERVAL_MS: '0' };
 
 /** Every operation for every user in one mode: the service started once, on the users loaded before it. */
-async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
+let replays = 0;
+
+/** What services mode captured of each user's operation (`${user} ${op}`), for the embedded replay. */
+type Captures = Map<string, { sequences: Captured[]; user: Prepared }>;
+
+/**
+ * The embedded database inside the service at `pid`, reached at its socket as the project's own client;
+ * the services user's identifiers (user, bearer token, list) swapped for the embedded user's.
+ */
+function embeddedTarget(pid: number, op: OpName, from: Prepared, to: Prepared): ReplayTarget {
+  replays += 1;
+  const swaps: Array<[string, string]> = [
+    [from.userId, to.userId],
+    [tokenKey(from.token), tokenKey(to.token)],
+  ];
+  // A list id is a bare number: swapped in the list add only, where no other parameter is one (a rating's value would be).
+  const list = op === 'list item' && from.listId !== undefined && to.listId !== undefined ? { from: String(from.listId), to: String(to.listId) } : undefined;
+  return {
+    pool: { host: KEPT_DIR, port: EMBEDDED_PORT, user: 'postgres', database: 'postgres', application_name: OWN_CLIENT },
+    dbCpu: async () => new Map([[pid, processCpuMs(pid)]]),
+    // Each replay's own names: the session keeps those of the replays before it, which a new pool does not know of.
+    name: (n) => `replay${replays}_${n}`,
+    // The job queue's own statements, which the proxy caught between a request's: services mode only.
+    skip: /\bpgboss\./,
+    remap: (v) => (list && v === list.from ? list.to : swaps.reduce((out, [a, b]) => out.replaceAll(a, b), v)),
+  };
+}
+
+async function benchMode(mode: Mode, result: WriteCostBench, captures: Captures): Promise<void> {
   const databaseUrl = mode === 'services' ? benchDatabaseUrl() : undefined;
   if (mode === 'embedded') fs.mkdirSync(KEPT_DIR, { recursive: true });
   result.titles = await prepareCatalog({ databaseUrl, dataDir: mode === 'embedded' ? KEPT_DIR : tempDataDir() });
@@ -428,11 +475,23 @@ async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
           process.stderr.write(`${describe(cell)}\n`);
         }
         if (databaseUrl && admin && captured.length) {
+          captures.set(`${name} ${op}`, { sequences: captured, user: u });
+          const server = admin;
+          const target: ReplayTarget = { pool: { connectionString: databaseUrl, application_name: BARE_APP }, dbCpu: () => backendCpu(server, { application: BARE_APP }), name: (n) => n, remap: (v) => v };
           for (const connections of CONNECTIONS) {
-            const cell = result.cells.find((c) => c.mode === mode && c.user === name && c.op === op && c.connections === connections)!;
-            cell.bare = await replay(databaseUrl, admin, captured, connections, SECONDS);
+            const cell = cellOf(result, mode, name, op, connections)!;
+            cell.bare = await replay(target, captured, connections, SECONDS);
             process.stderr.write(`${describe(cell)}\n`);
           }
+        }
+        // Embedded mode: the statements services mode captured, replayed into the embedded database inside
+        // the service (one connection: PGlite runs one session), so PGlite's cost of the same statements is
+        // beside the native server's.
+        const from = captures.get(`${name} ${op}`);
+        const cell = cellOf(result, mode, name, op, 1);
+        if (!databaseUrl && from && cell) {
+          cell.bare = await replay(embeddedTarget(service.child.pid!, op, from.user, u), from.sequences, 1, SECONDS);
+          process.stderr.write(`${describe(cell)}\n`);
         }
       }
     }
@@ -451,7 +510,8 @@ async function benchMode(mode: Mode, result: WriteCostBench): Promise<void> {
 export async function benchWriteCost(): Promise<WriteCostBench> {
   const started = Date.now();
   const result: WriteCostBench = { titles: 0, cells: [], slowest: [], loadSeconds: {}, settled: {}, seconds: 0 };
-  for (const mode of MODES) await benchMode(mode, result);
+  const captures: Captures = new Map();
+  for (const mode of MODES) await benchMode(mode, result, captures);
   result.seconds = (Date.now() - started) / 1000;
   return result;
 }
@@ -505,6 +565,26 @@ function targets(b: WriteCostBench): Target[] {
   return out;
 }
 
+const bareTotal = (c: Cell) => c.bare!.selfMs + c.bare!.pgMs;
+
+/**
+ * The figures that bound the targets, light user, 1 connection: PGlite's cost of the same statements
+ * (embedded replay over services replay), and the service CPU a write would have to stay under for the
+ * bare-ratio target (LIMITS.bareRatio x the replay, less the PostgreSQL CPU the service's statements
+ * took) beside the whole service CPU of a title read (the pipeline with two statements).
+ */
+function reasons(b: WriteCostBench): Array<{ label: string; value: string }> {
+  const out: Array<{ label: string; value: string }> = [];
+  const read = cellOf(b, 'services', 'light', 'title detail', 1);
+  for (const o of OPS.filter((x) => OP_NAMES.includes(x.name))) {
+    const s = cellOf(b, 'services', 'light', o.name, 1);
+    const e = cellOf(b, 'embedded', 'light', o.name, 1);
+    if (s?.bare && e?.bare) out.push({ label: `${o.label}, light user: the same statements replayed bare, embedded / services CPU`, value: `${(bareTotal(e) / bareTotal(s)).toFixed(2)}x (${f(bareTotal(e))} / ${f(bareTotal(s))} ms)` });
+    if (o.write && s?.bare && read) out.push({ label: `${o.label}, light user: the service CPU a ${LIMITS.bareRatio}x ratio leaves it, beside a title read's`, value: `${f(LIMITS.bareRatio * bareTotal(s) - s.service.pgMs)} ms, against ${f(read.service.serviceMs)} ms for the read (${f(s.service.serviceMs)} ms measured)` });
+  }
+  return out;
+}
+
 export function writeCostSection(b: WriteCostBench): Section {
   const row = (c: Cell) => {
     const s = c.service;
@@ -521,18 +601,19 @@ export function writeCostSection(b: WriteCostBench): Section {
   );
   return section(
     'Write cost: single writes against bare statements',
-    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up (once a service is up, each path is first warmed for ${FIRST_WARM_SECONDS} s, and the idle service is then left until its CPU is quiet, so V8's background compiles of the warm-up do not land in a run); the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process (all its threads; in brackets, those beside the main thread) + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted, no bare baseline${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}.`,
+    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up (once a service is up, each path is first warmed for ${FIRST_WARM_SECONDS} s, and the idle service is then left until its CPU is quiet, so V8's background compiles of the warm-up do not land in a run); the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process (all its threads; in brackets, those beside the main thread) + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}; its baseline replays the sequences services mode captured (the job queue's statements left out, the embedded user's id, token and list swapped in) through bare \`pg\` at the embedded database's socket, inside the idle service, at 1 connection (PGlite runs one session): the bench process + the service process. The embedded replay over the services replay is what PGlite costs for the same statements against the native server, whatever the service around them does.`,
     {
       values: [
         ...Object.entries(b.loadSeconds).map(([k, s]) => ({ label: `Load of the ${k} user (logWatches in-process)`, value: `${s!.toFixed(1)} s` })),
         ...Object.entries(b.settled).map(([k, s]) => ({ label: `The ${k} service, idle after its warm-up, went`, value: settledText(s!) })),
         ...flat,
+        ...reasons(b),
         ...b.slowest.map((t, i) => ({ label: `Server time, statement ${i + 1} by total (services mode, all runs)`, value: `${t.count} executions, ${f(t.ms / t.count)} ms each: \`${t.text.replace(/\s+/g, ' ').slice(0, 140)}\`` })),
       ],
       targets: targets(b),
       tables: [
         {
-          caption: 'CPU in ms per request; service CPU (of it, threads other than the main one: V8\'s background compilers and GC helpers). Bare: throughput, p50 / p99, CPU of the bench process + its backends. Ratio: service + PostgreSQL CPU over the bare replay\'s.',
+          caption: 'CPU in ms per request; service CPU (of it, threads other than the main one: V8\'s background compilers and GC helpers). Bare: throughput, p50 / p99, CPU of the bench process + its backends (embedded: + the service process, where the database runs). Ratio: service + PostgreSQL CPU over the bare replay\'s.',
           header: ['Operation', 'Mode', 'User', 'Connections', 'req/s', 'p50 / p99', 'Service CPU', 'PostgreSQL CPU', 'Statements / round trips', 'Bare replay', 'CPU ratio'],
           rows: b.cells.map(row),
         },

@@ -16,7 +16,7 @@ import { readTemplate } from './embedded-template.ts';
 import { START_EXIT, StartFailure } from './start-failure.ts';
 
 /** Sockets are named the way libpq expects: `<dir>/.s.PGSQL.<port>`. The public one: */
-const EMBEDDED_PORT = 5432;
+export const EMBEDDED_PORT = 5432;
 /** PostgreSQL's shared buffers in the embedded database (see openEmbedded). */
 export const EMBEDDED_SHARED_BUFFERS = '32MB';
 /** The owner's own connections, behind no door (the directory is the owner's, mode 0700). */
