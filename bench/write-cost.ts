@@ -10,10 +10,12 @@
 // Services mode: the service reaches PostgreSQL through a wire-protocol proxy in this process
 // (pg-wire-proxy.ts) that counts statements and round trips per request and captures each request's
 // statements (text, parameters) during the 1-connection run. The baseline replays those sequences
-// through a bare `pg` pool at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own
-// transaction control left out), so the database is left as it was; a replayed write runs after the
-// service's own, on the state that one left (a second rating of a title updates rather than inserts),
-// and replay errors are counted. Baseline CPU: this process + its backends.
+// through a bare `pg` pool at the same concurrency, each inside its own BEGIN ... COMMIT (the service's
+// transaction control replaced by the replay's, so the baseline pays the commit the service pays); a
+// replayed write runs after the service's own, on the state that one left (a replayed watch is a second
+// watch of the title; a rating replayed with the value the service set writes no rating row), what
+// replays write stays until the bench users are deleted at the end, and replay errors are counted (an
+// erring replay ends in ROLLBACK). Baseline CPU: this process + its backends.
 // Embedded mode: the same operations against the service on a kept DATA_DIR (.bench-data/writes: the
 // catalog import takes a minute or more the first time); statements are not counted there. Its baseline
 // replays what services mode captured (at 1 connection: PGlite runs one session) through bare `pg` at the
@@ -325,7 +327,7 @@ type ReplayTarget = {
 
 /**
  * The captured requests replayed through a bare `pg` pool, `connections` loops, each request inside
- * BEGIN ... ROLLBACK, for `seconds` (the sequences in turn, again from the first when all ran).
+ * BEGIN ... COMMIT, for `seconds` (the sequences in turn, again from the first when all ran).
  */
 async function replay(target: ReplayTarget, sequences: Captured[], connections: number, seconds: number): Promise<BareFigures> {
   const pool = new pg.Pool({ ...target.pool, max: connections });
@@ -344,16 +346,18 @@ async function replay(target: ReplayTarget, sequences: Captured[], connections: 
             const values = (params: CapturedStatement['params']) => params.map((v) => (typeof v === 'string' ? target.remap(renewed.size ? v.replace(UUID, (m) => renewed.get(m) ?? m) : v) : v));
             const t = performance.now();
             await client.query('begin');
+            let end = 'commit';
             try {
               for (const s of seq.statements) {
                 if (TRANSACTION_CONTROL.test(s.text) || target.skip?.test(s.text)) continue;
                 await client.query({ name: s.name ? target.name(s.name) : undefined, text: s.text, values: values(s.params) });
               }
             } catch (err) {
+              end = 'rollback';
               if (keep) errors += 1;
               if (keep && !firstError) firstError = (err as Error).message;
             }
-            await client.query('rollback');
+            await client.query(end);
             if (keep) latencies.push(performance.now() - t);
           }
         } finally {
@@ -601,7 +605,7 @@ export function writeCostSection(b: WriteCostBench): Section {
   );
   return section(
     'Write cost: single writes against bare statements',
-    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up (once a service is up, each path is first warmed for ${FIRST_WARM_SECONDS} s, and the idle service is then left until its CPU is quiet, so V8's background compiles of the warm-up do not land in a run); the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside BEGIN ... ROLLBACK (the service's own transaction control left out), so the database is left as it was: a replayed write runs on the state the service's own write left (a second rating of the title updates it) and replay errors are counted; a replay ends in ROLLBACK where the service's write ends in COMMIT (no WAL flush to wait for). Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process (all its threads; in brackets, those beside the main thread) + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}; its baseline replays the sequences services mode captured (the job queue's statements left out, the embedded user's id, token and list swapped in) through bare \`pg\` at the embedded database's socket, inside the idle service, at 1 connection (PGlite runs one session): the bench process + the service process. The embedded replay over the services replay is what PGlite costs for the same statements against the native server, whatever the service around them does.`,
+    `Single writes through the platform API (one title a request, never one the user already has: no dedup path) and a title-detail read, for a light user (${SIZES.light.toLocaleString('en')} watches) and a very heavy one (${SIZES['very heavy'].toLocaleString('en')}, loaded through the core's logWatches), over ${b.titles.toLocaleString('en')} titles, at 1 and 16 connections, ${SECONDS} s a run after a ${WARM_SECONDS} s warm-up (once a service is up, each path is first warmed for ${FIRST_WARM_SECONDS} s, and the idle service is then left until its CPU is quiet, so V8's background compiles of the warm-up do not land in a run); the service's timer jobs off. The playback row is a start and its stop (progress 0.95, which logs the watch) counted as one request. Services mode: the service reaches PostgreSQL through a wire-protocol proxy in the bench process that counts statements (Execute, Query) and round trips (Sync, Query) and captures each request's statements in the 1-connection run; the baseline replays those captured sequences through bare \`pg\` at the same concurrency, each inside its own BEGIN ... COMMIT (the service's transaction control replaced by the replay's, so the baseline pays the commit the service pays): a replayed write runs on the state the service's own write left (a replayed watch is a second watch of the title; a rating replayed with the value the service set writes no rating row, so that baseline is the cheaper), what the replays write stays until the bench users are deleted, and replay errors are counted. Server time per statement is from its Execute (or Query) reaching the proxy, or the statement before it on that connection ending, to its completion: lock waits included (16 connections of one user queue on the per-user history lock and on the list row). CPU per request from /proc: the service process (all its threads; in brackets, those beside the main thread) + its PostgreSQL backends; baseline: the bench process (the bare client) + its backends. Embedded mode: the service process alone (PostgreSQL is inside it), statements not counted${EMBEDDED_USERS.length < 2 ? ', the light user only' : ''}; its baseline replays the sequences services mode captured (the job queue's statements left out, the embedded user's id, token and list swapped in) through bare \`pg\` at the embedded database's socket, inside the idle service, at 1 connection (PGlite runs one session): the bench process + the service process. The embedded replay over the services replay is what PGlite costs for the same statements against the native server, whatever the service around them does.`,
     {
       values: [
         ...Object.entries(b.loadSeconds).map(([k, s]) => ({ label: `Load of the ${k} user (logWatches in-process)`, value: `${s!.toFixed(1)} s` })),
