@@ -172,8 +172,8 @@ export const MEASURED_ONCE: readonly string[] = [
   "- Order within one run: in the `npm run bench` of this date the light user's rows came first after the",
   "  loads of the growth benchmark and of the very heavy user, and its title read cost PostgreSQL 0.90 ms",
   "  (and its bare replay 0.92 ms) against 0.27 ms for the very heavy user's some minutes later and",
-  '  0.26-0.33 ms for the light user in runs of the write-cost benchmark alone: pages the loads had pushed',
-  "  out of PostgreSQL's buffers and read back through the kernel (the likeliest cause; not checked",
-  '  further). Compare a row with its own bare replay, which ran right after it.',
+  '  0.26-0.33 ms for the light user in runs of the write-cost benchmark alone (one of them with the very',
+  '  heavy user loaded too). The cause was not found. It is not pages read back cold alone: the bare replay of the',
+  "  same requests, right after the service's run, paid the same. Compare a row with its own bare replay.",
   '',
 ];
